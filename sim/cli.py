@@ -1,0 +1,72 @@
+"""The `jpdsim` command: argument parsing only; each subcommand lives in its own module."""
+
+import argparse
+import sys
+
+from sim.errors import UserError
+from sim.schema import REPETITIONS, SUICIDES
+
+
+def _add_replay(sub):
+    p = sub.add_parser("replay", help="play a move list (or a stored game) and print its outcome as JSON")
+    p.add_argument("--size", type=int, help="board size N (2..25)")
+    p.add_argument("--repetition", default="global_superko", choices=REPETITIONS)
+    p.add_argument("--suicide", default="multi", choices=SUICIDES)
+    p.add_argument("--max-actions", type=int, help="move cap (default 8*N*N)")
+    p.add_argument("--setup", metavar="FILE", help="starting position: ASCII diagram, top row first")
+    p.add_argument("--komi", action="append", default=[], metavar="RULESET=VALUE",
+                   help="komi for one ruleset (repeatable)")
+    p.add_argument("--legal", action="store_true", help="also print legal_moves")
+    p.add_argument("--from-file", metavar="FILE", help="one game per line; one JSON object per line")
+    p.add_argument("--run", metavar="RUN_DIR", help="re-play a stored game of this run (with --game)")
+    p.add_argument("--game", type=int, metavar="GAME_ID", help="the stored game to re-play")
+    p.add_argument("moves", nargs="*", metavar="MOVES", help="GTP vertices, pass or virtual")
+
+
+def _add_run(sub):
+    p = sub.add_parser("run", help="play a configured run of games into a Parquet dataset")
+    p.add_argument("config", metavar="CONFIG", help="a TOML run configuration (see configs/)")
+    p.add_argument("--games", type=int, help="override the number of games")
+    p.add_argument("--workers", type=int, help="worker processes (default: all cores)")
+    p.add_argument("--out", metavar="DIR", help="run folder (default results/<config name>)")
+    p.add_argument("--seed", type=int, help="override the run seed")
+    p.add_argument("--resume", action="store_true", help="complete an interrupted run")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def _add_sgf(sub):
+    p = sub.add_parser("sgf", help="write one stored game as SGF")
+    p.add_argument("run_dir", metavar="RUN_DIR")
+    p.add_argument("game_id", type=int, metavar="GAME_ID")
+    p.add_argument("--out", metavar="FILE", help="output file (default: stdout)")
+
+
+def _add_report(sub):
+    p = sub.add_parser("report", help="run the analysis notebooks on runs and write one HTML report")
+    p.add_argument("run_dirs", nargs="+", metavar="RUN_DIR")
+    p.add_argument("--out", metavar="FILE", help="HTML file (default RUN_DIR/report.html)")
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="jpdsim", description=__doc__.splitlines()[0])
+    sub = p.add_subparsers(dest="command", required=True)
+    for add in (_add_replay, _add_run, _add_sgf, _add_report):
+        add(sub)
+    return p
+
+
+def main(argv=None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        if args.command == "replay":
+            from sim.replay import main as command
+        elif args.command == "run":
+            from sim.runner import main as command
+        elif args.command == "sgf":
+            from sim.sgf import main as command
+        else:
+            from analysis.report import main as command
+        return command(args)
+    except UserError as err:
+        print(f"jpdsim {args.command}: error: {err}", file=sys.stderr)
+        return 2

@@ -1,0 +1,70 @@
+"""Actions and coordinates.
+
+An action is an int: ``PASS`` (-1), ``VIRTUAL`` (-2), or a point ``y * N + x`` with ``x`` the
+column (0 = ``A``) and ``y`` the row counted from the *top* (0 = the first line of a diagram).
+Text uses GTP vertices: letters ``A``..``Z`` skipping ``I``, row 1 at the bottom.
+"""
+
+PASS = -1
+VIRTUAL = -2
+COLUMNS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"  # no I
+MIN_SIZE, MAX_SIZE = 2, 25
+STONE_LETTERS = {".": 0, "X": 1, "O": 2}
+LETTER_OF = ".XO"
+
+
+class MoveError(ValueError):
+    """A token that is not a move on this board; ``str`` is the one-word reason."""
+
+
+def parse_action(token: str, size: int) -> int:
+    """Turn a move token (``C3``, ``pass``, ``virtual``; any case) into an action."""
+    t = token.strip().upper()
+    if t == "PASS":
+        return PASS
+    if t == "VIRTUAL":
+        return VIRTUAL
+    if len(t) < 2 or t[0] not in COLUMNS or not t[1:].isdigit():
+        raise MoveError("not a move")
+    x, row = COLUMNS.index(t[0]), int(t[1:])
+    if x >= size or not 1 <= row <= size:
+        raise MoveError("off board")
+    return (size - row) * size + x
+
+
+def format_action(action: int, size: int) -> str:
+    """The token of an action: a GTP vertex, ``pass`` or ``virtual``."""
+    if action == PASS:
+        return "pass"
+    if action == VIRTUAL:
+        return "virtual"
+    y, x = divmod(action, size)
+    return f"{COLUMNS[x]}{size - y}"
+
+
+def split_tokens(text: str) -> list[str]:
+    """Move tokens separated by spaces and/or commas."""
+    return text.replace(",", " ").split()
+
+
+def parse_diagram(text: str, size: int) -> list[int]:
+    """An ASCII diagram (top row first, ``X`` Black, ``O`` White, ``.`` empty, spaces ignored)
+    as a flat list of colours 0/1/2 in point order; ``ValueError`` names the faulty line."""
+    rows = [line.replace(" ", "").replace("\t", "") for line in text.splitlines()]
+    rows = [r for r in rows if r]
+    if len(rows) != size:
+        raise ValueError(f"diagram has {len(rows)} rows, board size is {size}")
+    cells = []
+    for i, row in enumerate(rows, 1):
+        if len(row) != size:
+            raise ValueError(f"diagram row {i} has {len(row)} points, board size is {size}")
+        bad = sorted(set(row) - set(STONE_LETTERS))
+        if bad:
+            raise ValueError(f"diagram row {i} has letter {bad[0]!r}; use X, O or .")
+        cells.extend(STONE_LETTERS[c] for c in row)
+    return cells
+
+
+def format_diagram(cells, size: int) -> list[str]:
+    """Rows of a flat colour list, top row first, in the letters of ``parse_diagram``."""
+    return ["".join(LETTER_OF[c] for c in cells[y * size:(y + 1) * size]) for y in range(size)]

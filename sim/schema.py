@@ -1,0 +1,73 @@
+"""The vocabulary shared by the engine, the records and the analysis: rule names, outcome
+fields and the Arrow schema of one game row. Imports neither numba nor pandas."""
+
+import pyarrow as pa
+
+SCHEMA_VERSION = "1"
+
+REPETITIONS = ("global_superko", "no_result", "board_superko", "situational_superko", "basic_ko")
+SUICIDES = ("multi", "none")
+ENDINGS = ("pause", "four_virtual", "cycle", "move_limit")
+RULESETS = ("jpd_a", "jpd_b", "jpd_tangsong", "chinese", "japanese")
+DEFAULT_KOMI = {"jpd_a": 6.5, "jpd_b": 7.5, "jpd_tangsong": 6.5, "chinese": 7.5, "japanese": 6.5}
+NO_WINNER_ENDINGS = ("cycle", "move_limit")
+
+_str, _i32, _f64 = pa.string(), pa.int32(), pa.float64()
+
+#: Every outcome field of one game, in order, with its Arrow type.
+OUTCOME_TYPES = {
+    "board_size": _i32,
+    "repetition": _str,
+    "suicide": _str,
+    "ending": _str,
+    "actions": _i32,
+    "moves": _i32,
+    "real_moves_b": _i32,
+    "real_moves_w": _i32,
+    "virtual_moves_b": _i32,
+    "virtual_moves_w": _i32,
+    "passes": _i32,
+    "converted_passes": _i32,
+    "stones_lost_b": _i32,
+    "stones_lost_w": _i32,
+    "suicides_b": _i32,
+    "suicides_w": _i32,
+    "first_pass_or_virtual_by": _str,
+    "last_real_move_by": _str,
+    "stones_b": _i32,
+    "stones_w": _i32,
+    "public_points": _i32,
+    "territory_b_jpd": _i32,
+    "territory_w_jpd": _i32,
+    "area_b_jpd": _f64,
+    "area_w_jpd": _f64,
+    "area_diff_jpd": _f64,
+    "moku_b": _i32,
+    "moku_w": _i32,
+    "balanced_moves": _i32,
+    "equal_stones_diff": _f64,
+    "area_diff_chinese": _i32,
+    "territory_diff_japanese": _i32,
+    "prisoners_b": _i32,
+    "prisoners_w": _i32,
+}
+for _r in RULESETS:
+    OUTCOME_TYPES[f"margin_{_r}"] = _f64
+    OUTCOME_TYPES[f"winner_{_r}"] = _str
+OUTCOME_FIELDS = tuple(OUTCOME_TYPES)
+
+#: Columns a run adds to the outcome of each game.
+RUN_TYPES = {
+    "game_id": pa.int64(),
+    "seed": pa.int64(),
+    "policy_b": _str,
+    "policy_w": _str,
+    "virtual_rate": _f64,
+    "max_actions": _i32,
+    **{f"komi_{r}": _f64 for r in RULESETS},
+}
+
+GAME_SCHEMA = pa.schema(
+    [pa.field(name, typ) for name, typ in {**RUN_TYPES, **OUTCOME_TYPES}.items()],
+    metadata={"jpdsim.schema_version": SCHEMA_VERSION},
+)
