@@ -11,6 +11,7 @@ ENDINGS = ("pause", "four_virtual", "cycle", "move_limit")
 RULESETS = ("jpd_a", "jpd_b", "jpd_tangsong", "chinese", "japanese")
 DEFAULT_KOMI = {"jpd_a": 6.5, "jpd_b": 7.5, "jpd_tangsong": 6.5, "chinese": 7.5, "japanese": 6.5}
 NO_WINNER_ENDINGS = ("cycle", "move_limit")
+POLICIES = ("random",)
 
 _str, _i32, _f64 = pa.string(), pa.int32(), pa.float64()
 
