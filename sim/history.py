@@ -1,0 +1,289 @@
+"""The rules layer: everything that depends on a game's history (RULES.md §2-§5, §9).
+
+Passes and their conversion, virtual moves, the repetition rule of each mode, the four-virtual
+count per board position, the move cap. The position after move ``m`` (real or virtual,
+converted passes included) is logged as ``log_hash[m]`` (global key: board key xor the keys of
+both virtual-stone counts). The repetition table holds, per mode:
+
+- global_superko, no_result: the global keys since the last virtual move (virtual-stone
+  counts only grow, so no earlier global position can recur; the table is cleared there);
+- board_superko: every board key of the game;
+- situational_superko: board key xor side-to-move key after every move;
+- basic_ko: nothing (the two-move rule reads ``log_hash``).
+
+A hash hit is a ban only after a full comparison in exact mode (``st[EXACT]``).
+"""
+
+from numba import njit
+
+from sim.board import board_after, clear, key_after, play_stone, put_stone
+from sim.state import (
+    ACTIONS, BASIC_KO, BLACK, BOARD_SUPERKO, CONVERTED, CYCLE, ENDING, EXACT, FIRST_PV,
+    FOUR_VIRTUAL, FV_GEN, GAME_OVER, GEN, GLOBAL_SUPERKO, KO, LAST_REAL, LOST, MAX_ACTIONS, MOVES,
+    MOVE_LIMIT, N, NO_RESULT, OCCUPIED, OK, OK_CYCLE, PASSES, PAUSE, PENDING_PASS, REAL, REP,
+    N_EMPTY, SETUP, SITUATIONAL_SUPERKO, SUIC, SUICIDE, SUICIDE_NONE, SUICIDES_, SUPERKO, TO_MOVE, VIRT, W,
+)
+
+PASS, VIRTUAL = -1, -2
+
+
+# ---- position keys and the exact log -------------------------------------------------------
+
+@njit(cache=True, inline="always")
+def global_key(g, board_key, vb, vw):
+    return board_key ^ g.vkey[BLACK, vb] ^ g.vkey[2, vw]
+
+
+@njit(cache=True)
+def _log_position(g):
+    """Log the position after move st[MOVES]."""
+    m = g.st[MOVES]
+    g.log_hash[m] = global_key(g, g.hash[0], g.st[VIRT], g.st[VIRT + 1])
+    if g.st[EXACT]:
+        n, w = g.st[N], g.st[W]
+        for y in range(n):
+            for x in range(n):
+                g.log_board[m, y * n + x] = g.color[(y + 1) * w + x + 1]
+        g.log_virt[m, 0] = g.st[VIRT]
+        g.log_virt[m, 1] = g.st[VIRT + 1]
+
+
+@njit(cache=True)
+def _current_board(g, out):
+    n, w = g.st[N], g.st[W]
+    for y in range(n):
+        for x in range(n):
+            out[y * n + x] = g.color[(y + 1) * w + x + 1]
+
+
+@njit(cache=True)
+def _same_board(g, board, m):
+    for i in range(board.size):
+        if board[i] != g.log_board[m, i]:
+            return False
+    return True
+
+
+# ---- open-addressing tables, cleared by a generation stamp ---------------------------------
+
+@njit(cache=True)
+def _rep_find(g, key, board, vb, vw):
+    """Whether the repetition table holds the position (exact mode: compared in full)."""
+    mask = g.rep_key.size - 1
+    i = key & mask
+    gen = g.st[GEN]
+    rep = g.st[REP]
+    while g.rep_stamp[i] == gen:
+        if g.rep_key[i] == key:
+            if not g.st[EXACT]:
+                return True
+            m = g.rep_ref[i]
+            if _same_board(g, board, m):
+                if rep == BOARD_SUPERKO:
+                    return True
+                if rep == SITUATIONAL_SUPERKO:
+                    if (m & 1) == (vb & 1):  # vb carries the parity of the move number here
+                        return True
+                elif g.log_virt[m, 0] == vb and g.log_virt[m, 1] == vw:
+                    return True
+        i = (i + 1) & mask
+    return False
+
+
+@njit(cache=True)
+def _rep_insert(g, key):
+    mask = g.rep_key.size - 1
+    i = key & mask
+    gen = g.st[GEN]
+    while g.rep_stamp[i] == gen:
+        if g.rep_key[i] == key and not g.st[EXACT]:
+            return
+        i = (i + 1) & mask
+    g.rep_stamp[i] = gen
+    g.rep_key[i] = key
+    g.rep_ref[i] = g.st[MOVES]
+
+
+@njit(cache=True)
+def _count_virtual(g):
+    """Count one virtual move at the current board; returns that board's count."""
+    key = g.hash[0]
+    mask = g.fv_key.size - 1
+    i = key & mask
+    gen = g.st[FV_GEN]
+    exact = g.st[EXACT]
+    board = g.scratch2[: g.st[N] * g.st[N]]
+    if exact:
+        _current_board(g, board)
+    while g.fv_stamp[i] == gen:
+        if g.fv_key[i] == key and (not exact or _same_board(g, board, g.fv_ref[i])):
+            g.fv_count[i] += 1
+            return g.fv_count[i]
+        i = (i + 1) & mask
+    g.fv_stamp[i] = gen
+    g.fv_key[i] = key
+    g.fv_count[i] = 1
+    g.fv_ref[i] = g.st[MOVES]  # the position just logged has this board
+    return 1
+
+
+@njit(cache=True)
+def _record(g, virtual):
+    """Log the position after a move and enter it into the repetition table."""
+    _log_position(g)
+    rep = g.st[REP]
+    if rep == GLOBAL_SUPERKO or rep == NO_RESULT:
+        if virtual:
+            g.st[GEN] += 1
+        _rep_insert(g, g.log_hash[g.st[MOVES]])
+    elif rep == BOARD_SUPERKO:
+        if not virtual:
+            _rep_insert(g, g.hash[0])
+    elif rep == SITUATIONAL_SUPERKO:
+        _rep_insert(g, g.hash[0] ^ g.sidekey[1 + (g.st[MOVES] & 1)])
+
+
+# ---- a game ----------------------------------------------------------------------------------
+
+@njit(cache=True)
+def reset(g, setup):
+    """Start a game: the setup position (N*N colours; all zero for an empty board), Black to
+    move. Returns the point index (y*N+x) of a setup stone whose chain has no liberty, or -1."""
+    st = g.st
+    n, w = st[N], st[W]
+    clear(g)
+    st[SETUP] = 0
+    st[SETUP + 1] = 0
+    for i in range(n * n):
+        c = setup[i]
+        if c != 0:
+            put_stone(g, (i // n + 1) * w + i % n + 1, c)
+            st[SETUP + c - 1] += 1
+    for i in range(n * n):
+        p = (i // n + 1) * w + i % n + 1
+        if setup[i] != 0 and g.plib[g.head[p]] == 0:
+            return i
+    st[TO_MOVE:] = 0
+    st[TO_MOVE] = BLACK
+    st[GEN] += 1
+    st[FV_GEN] += 1
+    _record(g, False)
+    return -1
+
+
+@njit(cache=True)
+def judge(g, p, c, converted):
+    """Whether colour ``c`` may play at ``p`` now: OK, OK_CYCLE (no_result: legal, but it
+    recreates an earlier global position), OCCUPIED, SUICIDE, KO or SUPERKO. ``converted``:
+    judge as if a pending pass of the opponent had become a virtual move first."""
+    if g.color[p] != 0:
+        return OCCUPIED
+    key, kind = key_after(g, p, c)
+    if kind == 1 or (kind == 2 and g.st[SUIC] == SUICIDE_NONE):
+        return SUICIDE
+    rep = g.st[REP]
+    if converted and rep != BOARD_SUPERKO and rep != SITUATIONAL_SUPERKO:
+        return OK  # right after a virtual move no earlier global position can recur
+    vb, vw = g.st[VIRT], g.st[VIRT + 1]
+    m = g.st[MOVES]
+    if rep == SITUATIONAL_SUPERKO:
+        key ^= g.sidekey[1 + ((m + converted + 1) & 1)]
+        vb = m + converted + 1  # the parity of the move number, for the exact comparison
+    elif rep != BOARD_SUPERKO:
+        key = global_key(g, key, vb, vw)
+    exact = g.st[EXACT]
+    board = g.scratch2[: g.st[N] * g.st[N]]
+    if exact:
+        board_after(g, p, c, kind, board)
+    if rep == NO_RESULT or rep == BASIC_KO:
+        if m >= 1 and g.log_hash[m - 1] == key:
+            if not exact or (_same_board(g, board, m - 1)
+                             and g.log_virt[m - 1, 0] == vb and g.log_virt[m - 1, 1] == vw):
+                return KO
+        if rep == BASIC_KO:
+            return OK
+        return OK_CYCLE if _rep_find(g, key, board, vb, vw) else OK
+    if _rep_find(g, key, board, vb, vw):
+        return SUPERKO
+    return OK
+
+
+@njit(cache=True)
+def _virtual(g, c):
+    """A virtual move of colour ``c`` (voluntary or a converted pass)."""
+    g.st[MOVES] += 1
+    g.st[VIRT + c - 1] += 1
+    if g.st[FIRST_PV] == 0:
+        g.st[FIRST_PV] = c
+    _record(g, True)
+    if _count_virtual(g) >= 4:
+        g.st[ENDING] = FOUR_VIRTUAL
+
+
+@njit(cache=True)
+def step(g, action):
+    """Take the action of the player to move: a point index of the bordered board, PASS or
+    VIRTUAL. Returns OK or the reason code of an illegal action (the state is then unchanged)."""
+    st = g.st
+    if st[ENDING] != 0:
+        return GAME_OVER
+    c = st[TO_MOVE]
+    pending = st[PENDING_PASS]
+    if action == PASS:
+        st[PASSES] += 1
+        st[ACTIONS] += 1
+        if st[FIRST_PV] == 0:
+            st[FIRST_PV] = c
+        if pending:
+            st[ENDING] = PAUSE
+        else:
+            st[PENDING_PASS] = 1
+            st[TO_MOVE] = 3 - c
+    else:
+        code = OK
+        if action != VIRTUAL:
+            code = judge(g, action, c, pending)
+            if code != OK and code != OK_CYCLE:
+                return code
+        st[ACTIONS] += 1
+        if pending:  # the opponent's pass was declined: it becomes a virtual move first
+            st[PENDING_PASS] = 0
+            st[CONVERTED] += 1
+            _virtual(g, 3 - c)
+            if st[ENDING] != 0:
+                return OK  # the declining action ended the game without being played
+        if action == VIRTUAL:
+            _virtual(g, c)
+        else:
+            captured, suicided = play_stone(g, action, c)
+            st[MOVES] += 1
+            st[REAL + c - 1] += 1
+            st[LOST + 2 - c] += captured
+            st[LOST + c - 1] += suicided
+            if suicided:
+                st[SUICIDES_ + c - 1] += 1
+            st[LAST_REAL] = c
+            _record(g, False)
+            if code == OK_CYCLE:
+                st[ENDING] = CYCLE
+        st[TO_MOVE] = 3 - c
+    if st[ENDING] == 0 and st[ACTIONS] >= st[MAX_ACTIONS]:
+        st[ENDING] = MOVE_LIMIT
+    return OK
+
+
+@njit(cache=True)
+def legal_points(g, out):
+    """Fill ``out`` with the points (bordered indices) where the player to move may make a
+    real move now, a pending pass counted as converted; returns how many."""
+    if g.st[ENDING] != 0:
+        return 0
+    c = g.st[TO_MOVE]
+    k = 0
+    for i in range(g.st[N_EMPTY]):
+        p = g.empties[i]
+        code = judge(g, p, c, g.st[PENDING_PASS])
+        if code == OK or code == OK_CYCLE:
+            out[k] = p
+            k += 1
+    return k

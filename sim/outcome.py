@@ -1,0 +1,60 @@
+"""From raw outcome rows (``sim.scoring.RAW_FIELDS``) to the named outcome columns of
+``sim.schema``: scores, margins under each ruleset's komi (RULES.md §8) and winners."""
+
+import numpy as np
+
+from sim.schema import DEFAULT_KOMI, ENDINGS, NO_WINNER_ENDINGS, OUTCOME_FIELDS, RULESETS
+from sim.scoring import RAW_FIELDS
+
+_BY = np.array([None, "B", "W"], dtype=object)
+_ENDING = np.array([None, *ENDINGS], dtype=object)
+_NO_WINNER = np.array([e in NO_WINNER_ENDINGS for e in _ENDING])
+
+
+def resolve_komi(komi: dict | None) -> dict:
+    """Every ruleset's komi: the defaults of RULES.md §8 overridden by ``komi``."""
+    unknown = sorted(set(komi or {}) - set(RULESETS))
+    if unknown:
+        raise ValueError(f"unknown ruleset {unknown[0]!r} (rulesets: {', '.join(RULESETS)})")
+    return {**DEFAULT_KOMI, **(komi or {})}
+
+
+def margins(raw: dict, komi: dict) -> dict:
+    """margin_R = Black's total - White's total - komi - the ruleset's extra point."""
+    area_diff = raw["area_diff_jpd"]
+    return {
+        "jpd_a": area_diff - komi["jpd_a"] - (raw["first_pass_or_virtual_by"] == 2),
+        "jpd_b": area_diff - komi["jpd_b"],
+        "jpd_tangsong": area_diff - komi["jpd_tangsong"] - (raw["last_real_move_by"] == 1),
+        "chinese": raw["area_diff_chinese"] - komi["chinese"],
+        "japanese": raw["territory_diff_japanese"] - komi["japanese"],
+    }
+
+
+def columns(rows: np.ndarray, size: int, repetition: str, suicide: str, komi: dict) -> dict:
+    """Named outcome columns (numpy arrays; strings as object arrays with None) of raw rows."""
+    n = len(rows)
+    raw = {name: rows[:, i] for i, name in enumerate(RAW_FIELDS)}
+    raw["area_diff_jpd"] = (raw["area2_b_jpd"] - raw["area2_w_jpd"]) / 2
+    out = {
+        "board_size": np.full(n, size, np.int32),
+        "repetition": np.full(n, repetition, dtype=object),
+        "suicide": np.full(n, suicide, dtype=object),
+        "ending": _ENDING[raw["ending"]],
+        "first_pass_or_virtual_by": _BY[raw["first_pass_or_virtual_by"]],
+        "last_real_move_by": _BY[raw["last_real_move_by"]],
+        "area_b_jpd": raw["area2_b_jpd"] / 2,
+        "area_w_jpd": raw["area2_w_jpd"] / 2,
+        "area_diff_jpd": raw["area_diff_jpd"],
+        "equal_stones_diff": raw["equal_stones_diff2"] / 2,
+    }
+    no_winner = _NO_WINNER[raw["ending"]]
+    for ruleset, margin in margins(raw, komi).items():
+        winner = np.where(margin > 0, "B", np.where(margin < 0, "W", "draw")).astype(object)
+        winner[no_winner] = None
+        out[f"margin_{ruleset}"] = margin.astype(np.float64)
+        out[f"winner_{ruleset}"] = winner
+    for name in OUTCOME_FIELDS:
+        if name not in out:
+            out[name] = raw[name].astype(np.int32)
+    return {name: out[name] for name in OUTCOME_FIELDS}

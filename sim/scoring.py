@@ -1,0 +1,287 @@
+"""Scoring kernels (RULES.md §7): JPD point ownership and area, the literal equal-stones
+count, Chinese area (Tromp-Taylor regions) and Japanese territory with the seki test.
+
+``outcome_row`` writes one game's raw outcome (integers) into a row of ``RAW_FIELDS``;
+``sim.outcome`` turns rows into named columns, margins and winners.
+"""
+
+import numpy as np
+from numba import njit
+
+from sim.board import has_one_liberty
+from sim.state import (
+    ACTIONS, BLACK, CONVERTED, EMPTY, ENDING, FIRST_PV, LAST_REAL, LOST, MOVES, N, PASSES, REAL,
+    REP_BANS, SETUP, SUICIDES_, VIRT, W, WHITE,
+)
+
+PUBLIC = 3  # label of a public / neutral empty point (BLACK and WHITE label owned points)
+
+RAW_FIELDS = (
+    "ending", "actions", "moves", "real_moves_b", "real_moves_w", "virtual_moves_b",
+    "virtual_moves_w", "passes", "converted_passes", "stones_lost_b", "stones_lost_w",
+    "suicides_b", "suicides_w", "first_pass_or_virtual_by", "last_real_move_by", "stones_b",
+    "stones_w", "public_points", "territory_b_jpd", "territory_w_jpd", "area2_b_jpd",
+    "area2_w_jpd", "moku_b", "moku_w", "balanced_moves", "equal_stones_diff2",
+    "area_diff_chinese", "territory_diff_japanese", "prisoners_b", "prisoners_w",
+    "repetition_bans",
+)
+(R_ENDING, R_ACTIONS, R_MOVES, R_REAL, _R_REAL_W, R_VIRT, _R_VIRT_W, R_PASSES, R_CONVERTED,
+ R_LOST, _R_LOST_W, R_SUICIDES, _R_SUICIDES_W, R_FIRST_PV, R_LAST_REAL, R_STONES, _R_STONES_W,
+ R_PUBLIC, R_TERR, _R_TERR_W, R_AREA2, _R_AREA2_W, R_MOKU, _R_MOKU_W, R_BALANCED, R_ES_DIFF2,
+ R_CHINESE, R_JAPANESE, R_PRISONERS, _R_PRISONERS_W, R_REP_BANS) = range(len(RAW_FIELDS))
+
+
+@njit(cache=True)
+def _flood(g, start, lab, stack, through):
+    """Collect into ``stack`` the empty points connected to ``start`` through empty points whose
+    label is ``through``; returns (count, colours bordered: bit 1 Black, bit 2 White)."""
+    w = g.st[W]
+    lab[start] = -1
+    stack[0] = start
+    k, top, seen = 1, 0, 0
+    while top < k:
+        p = stack[top]
+        top += 1
+        for q in (p - w, p - 1, p + 1, p + w):
+            c = g.color[q]
+            if c == EMPTY:
+                if lab[q] == through:
+                    lab[q] = -1
+                    stack[k] = q
+                    k += 1
+            elif c == BLACK or c == WHITE:
+                seen |= c
+    return k, seen
+
+
+@njit(cache=True)
+def jpd_labels(g, lab):
+    """JPD ownership of every empty point into ``lab`` (BLACK, WHITE or PUBLIC), A§6.1:
+    a point touching both colours is public; the other empty points form components that
+    belong to the one colour they touch, else are public."""
+    n, w = g.st[N], g.st[W]
+    for y in range(n):
+        for x in range(n):
+            p = (y + 1) * w + x + 1
+            if g.color[p] == EMPTY:
+                seen = 0
+                for q in (p - w, p - 1, p + 1, p + w):
+                    if g.color[q] == BLACK or g.color[q] == WHITE:
+                        seen |= g.color[q]
+                lab[p] = PUBLIC if seen == 3 else 0
+    stack = g.scratch
+    for y in range(n):
+        for x in range(n):
+            p = (y + 1) * w + x + 1
+            if g.color[p] == EMPTY and lab[p] == 0:
+                k, seen = _flood(g, p, lab, stack, 0)
+                owner = seen if seen == BLACK or seen == WHITE else PUBLIC
+                for i in range(k):
+                    lab[stack[i]] = owner
+
+
+@njit(cache=True)
+def region_labels(g, lab):
+    """Tromp-Taylor ownership into ``lab``: a maximal empty region belongs to the one colour
+    it borders, else it is neutral (PUBLIC)."""
+    n, w = g.st[N], g.st[W]
+    for y in range(n):
+        for x in range(n):
+            lab[(y + 1) * w + x + 1] = 0
+    stack = g.scratch
+    for y in range(n):
+        for x in range(n):
+            p = (y + 1) * w + x + 1
+            if g.color[p] == EMPTY and lab[p] == 0:
+                k, seen = _flood(g, p, lab, stack, 0)
+                owner = seen if seen == BLACK or seen == WHITE else PUBLIC
+                for i in range(k):
+                    lab[stack[i]] = owner
+
+
+@njit(cache=True)
+def japanese_territory(g, region, terr):
+    """Territory of each colour under the seki test of RULES.md §7.4 (KataGo's
+    independent-life area with the seki tax), every stone alive; ``region`` from
+    ``region_labels``. Writes terr[1], terr[2]."""
+    n, w = g.st[N], g.st[W]
+    owner = np.zeros(g.color.size, np.int8)
+    seki = np.zeros(g.color.size, np.bool_)
+    stack = g.scratch
+    k = 0
+    for y in range(n):
+        for x in range(n):
+            p = (y + 1) * w + x + 1
+            c = g.color[p]
+            owner[p] = c if c != EMPTY else (region[p] if region[p] != PUBLIC else 0)
+    for y in range(n):
+        for x in range(n):
+            p = (y + 1) * w + x + 1
+            o = owner[p]
+            if o == 0:
+                continue
+            seed = g.color[p] == o and has_one_liberty(g, g.head[p])
+            for q in (p - w, p - 1, p + 1, p + w):
+                if g.color[q] == EMPTY and owner[q] == 0:
+                    seed = True
+            if seed and not seki[p]:
+                seki[p] = True
+                stack[k] = p
+                k += 1
+    while k > 0:
+        k -= 1
+        p = stack[k]
+        for q in (p - w, p - 1, p + 1, p + w):
+            if owner[q] == owner[p] and g.color[q] != 3 and not seki[q]:
+                seki[q] = True
+                stack[k] = q
+                k += 1
+    terr[1] = 0
+    terr[2] = 0
+    for y in range(n):
+        for x in range(n):
+            p = (y + 1) * w + x + 1
+            if g.color[p] == EMPTY and owner[p] != 0 and not seki[p]:
+                terr[owner[p]] += 1
+
+
+@njit(cache=True)
+def _take_black_stone(g, board, lab, want):
+    """Take a Black stone off ``board`` (a copy): the first one next to a point whose colour
+    (stones) or label (empty points) is ``want``, else any; returns its point or -1."""
+    n, w = g.st[N], g.st[W]
+    fallback = -1
+    for y in range(n):
+        for x in range(n):
+            p = (y + 1) * w + x + 1
+            if board[p] != BLACK:
+                continue
+            if fallback < 0:
+                fallback = p
+            for q in (p - w, p - 1, p + 1, p + w):
+                if board[q] == want or (board[q] == EMPTY and lab[q] == want):
+                    board[p] = EMPTY
+                    return p
+    if fallback >= 0:
+        board[fallback] = EMPTY
+    return fallback
+
+
+@njit(cache=True)
+def equal_stones(g, lab, res):
+    """The literal equal-stones count (A§7.1, A'§7.1, RULES.md §7.2) on a copy of the board,
+    with JPD labels ``lab``: balance the move numbers (A- or B-negative move), refill lost and
+    virtual stones into own territory, then count. Writes res[0..1] = moku of Black and
+    White, res[2] = balanced move number, res[3] = 2 * (Black's total - White's total)."""
+    n, w = g.st[N], g.st[W]
+    st = g.st
+    board = g.color.copy()
+    lab = lab.copy()
+    s_b = st[REAL] + st[VIRT]
+    s_w = st[REAL + 1] + st[VIRT + 1]
+    refill = np.array([0, st[LOST] + st[VIRT], st[LOST + 1] + st[VIRT + 1]])
+    missing_b = 0     # a negative move with no Black stone on the board: bookkeeping only
+    public_extra = 0
+    black_extra = 0
+    if st[FIRST_PV] == WHITE:  # A-negative move: Black pays one point into the public
+        p = _take_black_stone(g, board, lab, WHITE)
+        if p >= 0:
+            lab[p] = PUBLIC
+        else:
+            missing_b, public_extra = 1, 1
+        if s_b == s_w:
+            refill[BLACK] += 1  # the stone is refilled into Black's territory
+    elif s_b - s_w == 1:  # B-negative move: a Black stone inside Black's territory is taken off
+        p = _take_black_stone(g, board, lab, BLACK)
+        if p >= 0:
+            lab[p] = BLACK
+        else:
+            missing_b, black_extra = 1, 1
+    unplaced = np.zeros(3, np.int64)
+    for c in (BLACK, WHITE):
+        left = refill[c]
+        for y in range(n):
+            for x in range(n):
+                p = (y + 1) * w + x + 1
+                if left > 0 and board[p] == EMPTY and lab[p] == c:
+                    board[p] = c
+                    left -= 1
+        unplaced[c] = left  # overflow: the territory is too small (A§7.1 (3))
+    moku = np.zeros(3, np.int64)
+    stones = np.zeros(3, np.int64)
+    public = public_extra
+    for y in range(n):
+        for x in range(n):
+            p = (y + 1) * w + x + 1
+            if board[p] == EMPTY:
+                if lab[p] == PUBLIC:
+                    public += 1
+                else:
+                    moku[lab[p]] += 1
+            else:
+                stones[board[p]] += 1
+    moku[BLACK] += black_extra
+    stones[BLACK] -= missing_b
+    total2 = np.zeros(3, np.int64)
+    k = np.zeros(3, np.int64)
+    for c in (BLACK, WHITE):
+        moku[c] -= unplaced[c]
+        k[c] = stones[c] + unplaced[c] - st[SETUP + c - 1]  # stones each side has played, net
+        total2[c] = 2 * (moku[c] + k[c] + st[SETUP + c - 1]) + public
+    res[0] = moku[BLACK]
+    res[1] = moku[WHITE]
+    res[2] = k[BLACK] + k[WHITE]
+    res[3] = total2[BLACK] - total2[WHITE]
+
+
+@njit(cache=True)
+def outcome_row(g, row):
+    """The raw outcome of the game as it stands (every stone alive) into ``row``."""
+    st = g.st
+    n, w = st[N], st[W]
+    row[R_ENDING] = st[ENDING]
+    row[R_ACTIONS] = st[ACTIONS]
+    row[R_MOVES] = st[MOVES]
+    row[R_PASSES] = st[PASSES]
+    row[R_CONVERTED] = st[CONVERTED]
+    row[R_FIRST_PV] = st[FIRST_PV]
+    row[R_LAST_REAL] = st[LAST_REAL]
+    row[R_REP_BANS] = st[REP_BANS]
+    for i in range(2):
+        row[R_REAL + i] = st[REAL + i]
+        row[R_VIRT + i] = st[VIRT + i]
+        row[R_LOST + i] = st[LOST + i]
+        row[R_SUICIDES + i] = st[SUICIDES_ + i]
+        row[R_PRISONERS + i] = st[LOST + 1 - i]
+    lab = np.zeros(g.color.size, np.int8)
+    jpd_labels(g, lab)
+    region = np.zeros(g.color.size, np.int8)
+    region_labels(g, region)
+    stones = np.zeros(3, np.int64)
+    terr = np.zeros(4, np.int64)     # JPD: owned empty points of each colour; PUBLIC
+    chinese = np.zeros(4, np.int64)  # stones + owned regions of each colour; neutral
+    for y in range(n):
+        for x in range(n):
+            p = (y + 1) * w + x + 1
+            c = g.color[p]
+            if c != EMPTY:
+                stones[c] += 1
+                chinese[c] += 1
+            else:
+                terr[lab[p]] += 1
+                chinese[region[p]] += 1
+    row[R_PUBLIC] = terr[PUBLIC]
+    for i in range(2):
+        row[R_STONES + i] = stones[1 + i]
+        row[R_TERR + i] = terr[1 + i]
+        row[R_AREA2 + i] = 2 * (stones[1 + i] + terr[1 + i]) + terr[PUBLIC]
+    row[R_CHINESE] = chinese[BLACK] - chinese[WHITE]
+    jap = np.zeros(3, np.int64)
+    japanese_territory(g, region, jap)
+    row[R_JAPANESE] = jap[BLACK] + st[LOST + 1] - jap[WHITE] - st[LOST]
+    res = np.zeros(4, np.int64)
+    equal_stones(g, lab, res)
+    row[R_MOKU] = res[0]
+    row[R_MOKU + 1] = res[1]
+    row[R_BALANCED] = res[2]
+    row[R_ES_DIFF2] = res[3]
