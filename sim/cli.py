@@ -47,9 +47,16 @@ def _add_report(sub):
     p.add_argument("--out", metavar="FILE", help="HTML file (default RUN_DIR/report.html)")
 
 
+class _Parser(argparse.ArgumentParser):
+    """Usage errors as one line, exit status 2."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="jpdsim", description=__doc__.splitlines()[0])
-    sub = p.add_subparsers(dest="command", required=True)
+    p = _Parser(prog="jpdsim", description=__doc__.splitlines()[0])
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for add in (_add_replay, _add_run, _add_sgf, _add_report):
         add(sub)
     return p
