@@ -11,35 +11,35 @@ from numba import njit
 from sim.state import BLACK, BORDER, EMPTY, N, N_EMPTY, W, WHITE
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def in_atari_at(g, h, p):
     """Whether chain ``h`` has exactly one liberty, the point ``p``."""
     n = g.plib[h]
     return n > 0 and g.libsum[h] == p * n and g.libsq[h] == p * p * n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def has_one_liberty(g, h):
     """Whether chain ``h`` has exactly one liberty (all its pseudo-liberties are one point)."""
     n = g.plib[h]
     return n > 0 and n * g.libsq[h] == g.libsum[h] * g.libsum[h]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def _add_lib(g, h, p):
     g.plib[h] += 1
     g.libsum[h] += p
     g.libsq[h] += p * p
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def _remove_lib(g, h, p):
     g.plib[h] -= 1
     g.libsum[h] -= p
     g.libsq[h] -= p * p
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def clear(g):
     """Empty the board."""
     n, w = g.st[N], g.st[W]
@@ -56,7 +56,7 @@ def clear(g):
     g.hash[0] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _merge(g, a, b):
     """Merge chain ``b`` into chain ``a`` (heads); the smaller list is relabelled."""
     if g.csize[a] < g.csize[b]:
@@ -76,7 +76,7 @@ def _merge(g, a, b):
     return a
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _remove_chain(g, h):
     """Take chain ``h`` off the board; returns the number of stones removed."""
     c = g.color[h]
@@ -104,7 +104,7 @@ def _remove_chain(g, h):
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def put_stone(g, p, c):
     """Place a stone of colour ``c`` on the empty point ``p`` and merge it with its friends;
     no captures (setup positions use this directly)."""
@@ -133,7 +133,7 @@ def put_stone(g, p, c):
                 _merge(g, g.head[q], g.head[p])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_stone(g, p, c):
     """Play colour ``c`` at the empty point ``p``: capture opponent chains without liberty,
     else remove the own chain if it has none (suicide). Returns (captured, suicided) stones."""
@@ -149,13 +149,13 @@ def play_stone(g, p, c):
     return captured, suicided
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def chain_has_no_liberty(g, p):
     """Whether the chain of the stone at ``p`` has no liberty (setup validation)."""
     return g.plib[g.head[p]] == 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def key_after(g, p, c):
     """Before playing ``c`` at the empty ``p``: (board key after the move, kind) with kind 0 for
     an ordinary move or capture, 1 for a single-stone suicide, 2 for a multi-stone suicide."""
@@ -200,7 +200,7 @@ def key_after(g, p, c):
     return g.hash[0] ^ own, 2
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def board_after(g, p, c, kind, out):
     """Write into ``out`` (N*N colours) the board after ``c`` plays at ``p`` (kind from
     ``key_after``); exact comparisons only, so clarity before speed."""

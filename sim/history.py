@@ -29,12 +29,12 @@ PASS, VIRTUAL = -1, -2
 
 # ---- position keys and the exact log -------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def global_key(g, board_key, vb, vw):
     return board_key ^ g.vkey[BLACK, vb] ^ g.vkey[2, vw]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _log_position(g):
     """Log the position after move st[MOVES]."""
     m = g.st[MOVES]
@@ -48,7 +48,7 @@ def _log_position(g):
         g.log_virt[m, 1] = g.st[VIRT + 1]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _current_board(g, out):
     n, w = g.st[N], g.st[W]
     for y in range(n):
@@ -56,7 +56,7 @@ def _current_board(g, out):
             out[y * n + x] = g.color[(y + 1) * w + x + 1]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _same_board(g, board, m):
     for i in range(board.size):
         if board[i] != g.log_board[m, i]:
@@ -66,7 +66,7 @@ def _same_board(g, board, m):
 
 # ---- open-addressing tables, cleared by a generation stamp ---------------------------------
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _rep_find(g, key, board, vb, vw):
     """Whether the repetition table holds the position (exact mode: compared in full)."""
     mask = g.rep_key.size - 1
@@ -90,7 +90,7 @@ def _rep_find(g, key, board, vb, vw):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _rep_insert(g, key):
     mask = g.rep_key.size - 1
     i = key & mask
@@ -104,7 +104,7 @@ def _rep_insert(g, key):
     g.rep_ref[i] = g.st[MOVES]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _count_virtual(g):
     """Count one virtual move at the current board; returns that board's count."""
     key = g.hash[0]
@@ -127,7 +127,7 @@ def _count_virtual(g):
     return 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _record(g, virtual):
     """Log the position after a move and enter it into the repetition table."""
     _log_position(g)
@@ -145,7 +145,7 @@ def _record(g, virtual):
 
 # ---- a game ----------------------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def reset(g, setup):
     """Start a game: the setup position (N*N colours; all zero for an empty board), Black to
     move. Returns the point index (y*N+x) of a setup stone whose chain has no liberty, or -1."""
@@ -171,7 +171,7 @@ def reset(g, setup):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def judge(g, p, c, converted):
     """Whether colour ``c`` may play at ``p`` now: OK, OK_CYCLE (no_result: legal, but it
     recreates an earlier global position), OCCUPIED, SUICIDE, KO or SUPERKO. ``converted``:
@@ -208,7 +208,7 @@ def judge(g, p, c, converted):
     return OK
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _virtual(g, c):
     """A virtual move of colour ``c`` (voluntary or a converted pass)."""
     g.st[MOVES] += 1
@@ -220,7 +220,7 @@ def _virtual(g, c):
         g.st[ENDING] = FOUR_VIRTUAL
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def step(g, action):
     """Take the action of the player to move: a point index of the bordered board, PASS or
     VIRTUAL. Returns OK or the reason code of an illegal action (the state is then unchanged)."""
@@ -272,7 +272,7 @@ def step(g, action):
     return OK
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_points(g, out):
     """Fill ``out`` with the points (bordered indices) where the player to move may make a
     real move now, a pending pass counted as converted; returns how many."""

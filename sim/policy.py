@@ -1,0 +1,99 @@
+"""Players and their random numbers.
+
+Random numbers: SplitMix64. A game's stream starts at ``mix(mix(seed) + game_id)`` (``mix``
+is SplitMix64's finaliser), so a game depends on the run seed and its id alone, whichever
+worker or shard plays it.
+
+``random_move``: the standard light-playout policy (RULES.md; the run issue): uniform over the
+legal real moves that do not fill the mover's own eye, else pass; before choosing, a voluntary
+virtual move with probability ``virtual_rate``.
+"""
+
+import numpy as np
+from numba import njit
+
+from sim.history import PASS, VIRTUAL, judge
+from sim.state import BORDER, KO, N_EMPTY, OK, OK_CYCLE, PENDING_PASS, REP_BANS, SUPERKO, TO_MOVE, W
+
+_GAMMA = np.uint64(0x9E3779B97F4A7C15)
+
+
+@njit(cache=True, _nrt=False)
+def mix(z):
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True, _nrt=False)
+def game_stream(seed, game_id):
+    """The starting state of a game's random stream."""
+    return mix(mix(np.uint64(seed)) + np.uint64(game_id))
+
+
+@njit(cache=True, _nrt=False)
+def _next(rng):
+    rng[0] += _GAMMA
+    return mix(rng[0])
+
+
+@njit(cache=True, _nrt=False)
+def below(rng, k):
+    """A random integer in [0, k)."""
+    return np.int64(((_next(rng) >> np.uint64(32)) * np.uint64(k)) >> np.uint64(32))
+
+
+@njit(cache=True, _nrt=False)
+def uniform(rng):
+    """A random float in [0, 1)."""
+    return (_next(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True, _nrt=False)
+def fills_own_eye(g, p, c):
+    """Whether ``p`` is an eye of ``c``: every orthogonal neighbour is ``c`` or the edge, and
+    fewer than two opponent stones on its diagonals (none if ``p`` is on the edge)."""
+    w = g.st[W]
+    edge = False
+    for q in (p - w, p - 1, p + 1, p + w):
+        cq = g.color[q]
+        if cq == BORDER:
+            edge = True
+        elif cq != c:
+            return False
+    enemies = 0
+    for q in (p - w - 1, p - w + 1, p + w - 1, p + w + 1):
+        if g.color[q] == 3 - c:
+            enemies += 1
+    return enemies < (1 if edge else 2)
+
+
+@njit(cache=True, _nrt=False)
+def random_move(g, rng, virtual_rate):
+    """The light-playout action of the player to move (bordered point, PASS or VIRTUAL).
+    Draws candidates from the empty points without replacement until one is legal and not an
+    own eye; counts the candidates banned by the repetition rule in st[REP_BANS]."""
+    if virtual_rate > 0.0 and uniform(rng) < virtual_rate:
+        return VIRTUAL
+    st = g.st
+    c = st[TO_MOVE]
+    pending = st[PENDING_PASS]
+    k = st[N_EMPTY]
+    while k > 0:
+        i = below(rng, k)
+        p = g.empties[i]
+        if not fills_own_eye(g, p, c):
+            code = judge(g, p, c, pending)
+            if code == OK or code == OK_CYCLE:
+                return p
+            if code == KO or code == SUPERKO:
+                st[REP_BANS] += 1
+        k -= 1  # move the rejected candidate behind the ones still to draw
+        q = g.empties[k]
+        g.empties[k] = p
+        g.empties[i] = q
+        g.epos[p] = k
+        g.epos[q] = i
+    return PASS
+
+

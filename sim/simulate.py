@@ -1,0 +1,76 @@
+"""Batched self-play: one compiled call plays many games and fills one raw outcome row each.
+
+``play_batch`` is the engine's front door for the runner: rules and players in, named
+outcome columns (and, if asked, every game's actions) out.
+"""
+
+import numpy as np
+from numba import njit
+
+from sim.game import check_rules
+from sim.history import reset, step
+from sim.outcome import columns, resolve_komi
+from sim.policy import game_stream, random_move
+from sim.schema import POLICIES, REPETITIONS, SUICIDES
+from sim.scoring import R_REP_BANS, RAW_FIELDS, outcome_row
+from sim.state import ENDING, N, W, new_state
+
+
+@njit(cache=True)
+def play_games(g, seed, game_ids, virtual_rate, rows, moves, offsets):
+    """Play ``game_ids`` from the empty board with the random policy; raw outcomes into
+    ``rows``. If ``moves`` is not empty, every action goes there (sim.coords encoding), game j
+    at ``moves[offsets[j]:offsets[j+1]]``; the call stops early, returning the number of
+    games played, when ``moves`` might not hold the next game."""
+    n, w = g.st[N], g.st[W]
+    setup = np.zeros(n * n, np.int8)
+    rng = np.zeros(1, np.uint64)
+    record = moves.size > 0
+    cap = g.rep_key.size  # > the longest game
+    pos = offsets[0]
+    for j in range(game_ids.size):
+        if record and pos + cap > moves.size:
+            return j
+        reset(g, setup)
+        rng[0] = game_stream(seed, game_ids[j])
+        while g.st[ENDING] == 0:
+            action = random_move(g, rng, virtual_rate)
+            step(g, action)
+            if record:
+                moves[pos] = action if action < 0 else (action // w - 1) * n + action % w - 1
+                pos += 1
+        outcome_row(g, rows[j])
+        offsets[j + 1] = pos
+    return game_ids.size
+
+
+def play_batch(*, size, repetition, suicide, max_actions, policy_b, policy_w, virtual_rate, komi,
+               seed, game_ids, record_moves, exact=False):
+    """Play the games ``game_ids`` of a run (each depends only on ``seed`` and its id).
+
+    Returns (columns, moves): every outcome field of ``sim.schema`` plus ``repetition_bans``
+    as numpy arrays, and None or one int16 action array per game."""
+    cap = check_rules(size, repetition, suicide, max_actions)
+    for name, policy in (("policy_b", policy_b), ("policy_w", policy_w)):
+        if policy not in POLICIES:
+            raise ValueError(f"unknown {name} {policy!r} (one of {', '.join(POLICIES)})")
+    if not 0.0 <= virtual_rate <= 1.0:
+        raise ValueError(f"virtual_rate must be in [0, 1], not {virtual_rate}")
+    ids = np.ascontiguousarray(game_ids, dtype=np.int64)
+    g = new_state(size, REPETITIONS.index(repetition), SUICIDES.index(suicide), cap, exact)
+    rows = np.zeros((ids.size, len(RAW_FIELDS)), np.int64)
+    offsets = np.zeros(ids.size + 1, np.int64)
+    chunks = []
+    done = 0
+    while done < ids.size:
+        buffer = np.empty(max(1 << 20, 4 * g.rep_key.size) if record_moves else 0, np.int16)
+        offsets[done] = 0
+        played = play_games(g, np.uint64(seed), ids[done:], float(virtual_rate), rows[done:], buffer,
+                            offsets[done:])
+        chunks += [buffer[offsets[j]:offsets[j + 1]] for j in range(done, done + played)]
+        done += played
+    cols = columns(rows, size, repetition, suicide, resolve_komi(komi))
+    cols["repetition_bans"] = rows[:, R_REP_BANS].astype(np.int32)
+    return cols, (chunks if record_moves else None)
+
+

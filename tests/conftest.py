@@ -1,0 +1,109 @@
+"""Shared test machinery: the ``Game`` fixture (every golden test runs on the reference engine
+and on the numba engine), game builders from ASCII diagrams and GTP tokens, and the outcome
+invariants that every finished or unfinished game must satisfy."""
+
+import pytest
+
+from sim.coords import format_action, parse_action, parse_diagram
+
+ENGINES = ["reference", "numba"]
+
+
+@pytest.fixture(params=ENGINES)
+def Game(request):
+    """The game class of one engine: ``tests.reference.RefGame`` or ``sim.game.Game``."""
+    if request.param == "reference":
+        from tests.reference import RefGame
+        return RefGame
+    module = pytest.importorskip("sim.game", reason="the numba engine sim.game is not written yet")
+    return module.Game
+
+
+def setup_of(diagram, size):
+    """A setup colour list from an ASCII diagram (None for no diagram)."""
+    return None if diagram is None else parse_diagram(diagram, size)
+
+
+def new_game(Game, size=None, diagram=None, moves=(), **options):
+    """A game of ``Game`` from an optional ASCII diagram (top row first; the size is taken
+    from it when not given) with ``moves`` (GTP tokens, a space-separated string or a list)
+    played; every move must be legal."""
+    if size is None:
+        size = len([line for line in diagram.splitlines() if line.strip()])
+    game = Game(size, setup=setup_of(diagram, size), **options)
+    play(game, moves)
+    return game
+
+
+def try_moves(game, moves):
+    """Play GTP tokens until one is refused; return None or ``move K (TOKEN): REASON``."""
+    if isinstance(moves, str):
+        moves = moves.split()
+    size = game_size(game)
+    for k, token in enumerate(moves, 1):
+        reason = game.play(parse_action(token, size))
+        if reason is not None:
+            return f"move {k} ({token}): {reason}"
+    return None
+
+
+def play(game, moves):
+    """Play GTP tokens that must all be legal."""
+    error = try_moves(game, moves)
+    assert error is None, error
+
+
+def reason(game, token):
+    """The answer of ``game.play`` to one GTP token (None: played)."""
+    return game.play(parse_action(token, game_size(game)))
+
+
+def game_size(game):
+    return int(round(len(game.board()) ** 0.5))
+
+
+def legal(game):
+    """The legal real moves as a sorted list of GTP vertices (plain string sort)."""
+    size = game_size(game)
+    return sorted(format_action(p, size) for p in game.legal_moves())
+
+
+def diagram(game):
+    """The current board as a diagram string (rows joined by newlines)."""
+    size = game_size(game)
+    letters = ".XO"
+    cells = game.board()
+    return "\n".join("".join(letters[c] for c in cells[y * size:(y + 1) * size]) for y in range(size))
+
+
+def board_of(text):
+    """A diagram string normalised to the form ``diagram`` returns."""
+    return "\n".join(line.replace(" ", "") for line in text.splitlines() if line.strip())
+
+
+def check_invariants(out, setup=None):
+    """Invariants of every outcome (``setup``: the setup colour list or None):
+    JPD area totals sum to N²; equal-stones result == area result with the A-version point;
+    stones played (+ setup stones) == stones on the board + stones lost; simple counter sums."""
+    n2 = out["board_size"] ** 2
+    setup_b = setup.count(1) if setup else 0
+    setup_w = setup.count(2) if setup else 0
+    assert out["area_b_jpd"] + out["area_w_jpd"] == n2
+    assert out["area_diff_jpd"] == out["area_b_jpd"] - out["area_w_jpd"]
+    assert out["stones_b"] + out["stones_w"] + out["territory_b_jpd"] + out["territory_w_jpd"] \
+        + out["public_points"] == n2
+    a_point = 1 if out["first_pass_or_virtual_by"] == "W" else 0
+    assert out["equal_stones_diff"] == out["area_diff_jpd"] - a_point
+    assert out["real_moves_b"] + setup_b == out["stones_b"] + out["stones_lost_b"]
+    assert out["real_moves_w"] + setup_w == out["stones_w"] + out["stones_lost_w"]
+    assert out["moves"] == out["real_moves_b"] + out["real_moves_w"] + out["virtual_moves_b"] \
+        + out["virtual_moves_w"]
+    s_b = out["real_moves_b"] + out["virtual_moves_b"]
+    s_w = out["real_moves_w"] + out["virtual_moves_w"]
+    assert s_b - s_w in (0, 1)
+    assert out["balanced_moves"] == 2 * s_w
+    assert out["prisoners_b"] == out["stones_lost_w"] and out["prisoners_w"] == out["stones_lost_b"]
+    assert out["converted_passes"] <= out["passes"]
+    assert out["actions"] >= out["moves"] + out["passes"] - out["converted_passes"]
+    assert out["suicides_b"] <= out["stones_lost_b"] and out["suicides_w"] <= out["stones_lost_w"]
+    assert abs(out["area_diff_chinese"]) <= n2
