@@ -15,8 +15,8 @@ def Game(request):
     if request.param == "reference":
         from tests.reference import RefGame
         return RefGame
-    module = pytest.importorskip("sim.game", reason="the numba engine sim.game is not written yet")
-    return module.Game
+    from sim.game import Game as NumbaGame
+    return NumbaGame
 
 
 def setup_of(diagram, size):
