@@ -224,34 +224,40 @@ def _virtual(g, c):
 def step(g, action):
     """Take the action of the player to move: a point index of the bordered board, PASS or
     VIRTUAL. Returns OK or the reason code of an illegal action (the state is then unchanged)."""
-    st = g.st
-    if st[ENDING] != 0:
+    if g.st[ENDING] != 0:
         return GAME_OVER
+    code = OK
+    if action >= 0:
+        code = judge(g, action, g.st[TO_MOVE], g.st[PENDING_PASS])
+        if code != OK and code != OK_CYCLE:
+            return code
+    apply_action(g, action, code)
+    return OK
+
+
+@njit(cache=True, _nrt=False)
+def apply_action(g, action, code):
+    """Take a legal action of the player to move; ``code`` is its ``judge`` verdict (OK or
+    OK_CYCLE) for a real move."""
+    st = g.st
     c = st[TO_MOVE]
-    pending = st[PENDING_PASS]
+    st[ACTIONS] += 1
     if action == PASS:
         st[PASSES] += 1
-        st[ACTIONS] += 1
         if st[FIRST_PV] == 0:
             st[FIRST_PV] = c
-        if pending:
+        if st[PENDING_PASS]:
             st[ENDING] = PAUSE
         else:
             st[PENDING_PASS] = 1
             st[TO_MOVE] = 3 - c
     else:
-        code = OK
-        if action != VIRTUAL:
-            code = judge(g, action, c, pending)
-            if code != OK and code != OK_CYCLE:
-                return code
-        st[ACTIONS] += 1
-        if pending:  # the opponent's pass was declined: it becomes a virtual move first
+        if st[PENDING_PASS]:  # the opponent's pass was declined: it becomes a virtual move first
             st[PENDING_PASS] = 0
             st[CONVERTED] += 1
             _virtual(g, 3 - c)
             if st[ENDING] != 0:
-                return OK  # the declining action ended the game without being played
+                return  # the declining action ended the game without being played
         if action == VIRTUAL:
             _virtual(g, c)
         else:
@@ -269,7 +275,6 @@ def step(g, action):
         st[TO_MOVE] = 3 - c
     if st[ENDING] == 0 and st[ACTIONS] >= st[MAX_ACTIONS]:
         st[ENDING] = MOVE_LIMIT
-    return OK
 
 
 @njit(cache=True, _nrt=False)

@@ -70,11 +70,12 @@ def fills_own_eye(g, p, c):
 
 @njit(cache=True, _nrt=False)
 def random_move(g, rng, virtual_rate):
-    """The light-playout action of the player to move (bordered point, PASS or VIRTUAL).
-    Draws candidates from the empty points without replacement until one is legal and not an
-    own eye; counts the candidates banned by the repetition rule in st[REP_BANS]."""
+    """The light-playout action of the player to move (bordered point, PASS or VIRTUAL) and
+    its ``judge`` verdict. Draws candidates from the empty points without replacement until one
+    is legal and not an own eye; counts the candidates banned by the repetition rule in
+    st[REP_BANS]."""
     if virtual_rate > 0.0 and uniform(rng) < virtual_rate:
-        return VIRTUAL
+        return VIRTUAL, OK
     st = g.st
     c = st[TO_MOVE]
     pending = st[PENDING_PASS]
@@ -85,7 +86,7 @@ def random_move(g, rng, virtual_rate):
         if not fills_own_eye(g, p, c):
             code = judge(g, p, c, pending)
             if code == OK or code == OK_CYCLE:
-                return p
+                return p, code
             if code == KO or code == SUPERKO:
                 st[REP_BANS] += 1
         k -= 1  # move the rejected candidate behind the ones still to draw
@@ -94,6 +95,6 @@ def random_move(g, rng, virtual_rate):
         g.empties[i] = q
         g.epos[p] = k
         g.epos[q] = i
-    return PASS
+    return PASS, OK
 
 

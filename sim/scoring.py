@@ -5,7 +5,6 @@ count, Chinese area (Tromp-Taylor regions) and Japanese territory with the seki 
 ``sim.outcome`` turns rows into named columns, margins and winners.
 """
 
-import numpy as np
 from numba import njit
 
 from sim.board import has_one_liberty
@@ -31,7 +30,7 @@ RAW_FIELDS = (
  R_CHINESE, R_JAPANESE, R_PRISONERS, _R_PRISONERS_W, R_REP_BANS) = range(len(RAW_FIELDS))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _flood(g, start, lab, stack, through):
     """Collect into ``stack`` the empty points connected to ``start`` through empty points whose
     label is ``through``; returns (count, colours bordered: bit 1 Black, bit 2 White)."""
@@ -54,7 +53,7 @@ def _flood(g, start, lab, stack, through):
     return k, seen
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def jpd_labels(g, lab):
     """JPD ownership of every empty point into ``lab`` (BLACK, WHITE or PUBLIC), A§6.1:
     a point touching both colours is public; the other empty points form components that
@@ -80,7 +79,7 @@ def jpd_labels(g, lab):
                     lab[stack[i]] = owner
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def region_labels(g, lab):
     """Tromp-Taylor ownership into ``lab``: a maximal empty region belongs to the one colour
     it borders, else it is neutral (PUBLIC)."""
@@ -99,14 +98,16 @@ def region_labels(g, lab):
                     lab[stack[i]] = owner
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def japanese_territory(g, region, terr):
     """Territory of each colour under the seki test of RULES.md §7.4 (KataGo's
     independent-life area with the seki tax), every stone alive; ``region`` from
     ``region_labels``. Writes terr[1], terr[2]."""
     n, w = g.st[N], g.st[W]
-    owner = np.zeros(g.color.size, np.int8)
-    seki = np.zeros(g.color.size, np.bool_)
+    owner = g.marks[2]
+    seki = g.marks[3]
+    owner[:] = 0
+    seki[:] = 0
     stack = g.scratch
     k = 0
     for y in range(n):
@@ -125,7 +126,7 @@ def japanese_territory(g, region, terr):
                 if g.color[q] == EMPTY and owner[q] == 0:
                     seed = True
             if seed and not seki[p]:
-                seki[p] = True
+                seki[p] = 1
                 stack[k] = p
                 k += 1
     while k > 0:
@@ -133,7 +134,7 @@ def japanese_territory(g, region, terr):
         p = stack[k]
         for q in (p - w, p - 1, p + 1, p + w):
             if owner[q] == owner[p] and g.color[q] != 3 and not seki[q]:
-                seki[q] = True
+                seki[q] = 1
                 stack[k] = q
                 k += 1
     terr[1] = 0
@@ -145,7 +146,7 @@ def japanese_territory(g, region, terr):
                 terr[owner[p]] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _take_black_stone(g, board, lab, want):
     """Take a Black stone off ``board`` (a copy): the first one next to a point whose colour
     (stones) or label (empty points) is ``want``, else any; returns its point or -1."""
@@ -167,7 +168,7 @@ def _take_black_stone(g, board, lab, want):
     return fallback
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def equal_stones(g, lab, res):
     """The literal equal-stones count (A§7.1, A'§7.1, RULES.md §7.2) on a copy of the board,
     with JPD labels ``lab``: balance the move numbers (A- or B-negative move), refill lost and
@@ -175,11 +176,17 @@ def equal_stones(g, lab, res):
     White, res[2] = balanced move number, res[3] = 2 * (Black's total - White's total)."""
     n, w = g.st[N], g.st[W]
     st = g.st
-    board = g.color.copy()
-    lab = lab.copy()
+    board, labels = g.marks[4], g.marks[3]
+    for p in range(board.size):
+        board[p] = g.color[p]
+        labels[p] = lab[p]
+    lab = labels
+    g.counts[:] = 0
+    refill, unplaced, moku, stones, total2, k = g.counts[0], g.counts[1], g.counts[2], g.counts[3], g.counts[4], g.counts[5]
     s_b = st[REAL] + st[VIRT]
     s_w = st[REAL + 1] + st[VIRT + 1]
-    refill = np.array([0, st[LOST] + st[VIRT], st[LOST + 1] + st[VIRT + 1]])
+    refill[BLACK] = st[LOST] + st[VIRT]
+    refill[WHITE] = st[LOST + 1] + st[VIRT + 1]
     missing_b = 0     # a negative move with no Black stone on the board: bookkeeping only
     public_extra = 0
     black_extra = 0
@@ -197,7 +204,6 @@ def equal_stones(g, lab, res):
             lab[p] = BLACK
         else:
             missing_b, black_extra = 1, 1
-    unplaced = np.zeros(3, np.int64)
     for c in (BLACK, WHITE):
         left = refill[c]
         for y in range(n):
@@ -207,8 +213,6 @@ def equal_stones(g, lab, res):
                     board[p] = c
                     left -= 1
         unplaced[c] = left  # overflow: the territory is too small (A§7.1 (3))
-    moku = np.zeros(3, np.int64)
-    stones = np.zeros(3, np.int64)
     public = public_extra
     for y in range(n):
         for x in range(n):
@@ -222,8 +226,6 @@ def equal_stones(g, lab, res):
                 stones[board[p]] += 1
     moku[BLACK] += black_extra
     stones[BLACK] -= missing_b
-    total2 = np.zeros(3, np.int64)
-    k = np.zeros(3, np.int64)
     for c in (BLACK, WHITE):
         moku[c] -= unplaced[c]
         k[c] = stones[c] + unplaced[c] - st[SETUP + c - 1]  # stones each side has played, net
@@ -234,7 +236,7 @@ def equal_stones(g, lab, res):
     res[3] = total2[BLACK] - total2[WHITE]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def outcome_row(g, row):
     """The raw outcome of the game as it stands (every stone alive) into ``row``."""
     st = g.st
@@ -253,13 +255,11 @@ def outcome_row(g, row):
         row[R_LOST + i] = st[LOST + i]
         row[R_SUICIDES + i] = st[SUICIDES_ + i]
         row[R_PRISONERS + i] = st[LOST + 1 - i]
-    lab = np.zeros(g.color.size, np.int8)
+    lab, region = g.marks[0], g.marks[1]
     jpd_labels(g, lab)
-    region = np.zeros(g.color.size, np.int8)
     region_labels(g, region)
-    stones = np.zeros(3, np.int64)
-    terr = np.zeros(4, np.int64)     # JPD: owned empty points of each colour; PUBLIC
-    chinese = np.zeros(4, np.int64)  # stones + owned regions of each colour; neutral
+    g.counts[:] = 0
+    stones, terr, chinese = g.counts[6], g.counts[7], g.counts[8]  # terr, chinese: [PUBLIC] too
     for y in range(n):
         for x in range(n):
             p = (y + 1) * w + x + 1
@@ -276,10 +276,10 @@ def outcome_row(g, row):
         row[R_TERR + i] = terr[1 + i]
         row[R_AREA2 + i] = 2 * (stones[1 + i] + terr[1 + i]) + terr[PUBLIC]
     row[R_CHINESE] = chinese[BLACK] - chinese[WHITE]
-    jap = np.zeros(3, np.int64)
+    jap = g.counts[9]
     japanese_territory(g, region, jap)
     row[R_JAPANESE] = jap[BLACK] + st[LOST + 1] - jap[WHITE] - st[LOST]
-    res = np.zeros(4, np.int64)
+    res = g.counts[10]
     equal_stones(g, lab, res)
     row[R_MOKU] = res[0]
     row[R_MOKU + 1] = res[1]

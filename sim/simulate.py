@@ -8,7 +8,7 @@ import numpy as np
 from numba import njit
 
 from sim.game import check_rules
-from sim.history import reset, step
+from sim.history import apply_action, reset
 from sim.outcome import columns, resolve_komi
 from sim.policy import game_stream, random_move
 from sim.schema import POLICIES, REPETITIONS, SUICIDES
@@ -34,8 +34,8 @@ def play_games(g, seed, game_ids, virtual_rate, rows, moves, offsets):
         reset(g, setup)
         rng[0] = game_stream(seed, game_ids[j])
         while g.st[ENDING] == 0:
-            action = random_move(g, rng, virtual_rate)
-            step(g, action)
+            action, code = random_move(g, rng, virtual_rate)
+            apply_action(g, action, code)
             if record:
                 moves[pos] = action if action < 0 else (action // w - 1) * n + action % w - 1
                 pos += 1

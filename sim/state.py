@@ -61,6 +61,8 @@ State = namedtuple("State", [
     "log_virt",  # int32[max_actions+2 or 1, 2] virtual stones after each move (exact mode only)
     "scratch",   # int32[W*W] work space for kernels (flood fills, stacks)
     "scratch2",  # int8[W*W] work space for kernels (labels)
+    "marks",     # int8[5, W*W] work space for scoring (labels, board copy)
+    "counts",    # int64[11, 4] work space for scoring (tallies)
 ])
 
 KEY_SEED = 20101010  # the Zobrist keys are the same in every process and run
@@ -99,4 +101,5 @@ def new_state(size: int, repetition: int, suicide: int, max_actions: int, exact:
         log_hash=np.zeros(max_actions + 2, np.uint64),
         log_board=np.zeros((logs, size * size), np.int8), log_virt=np.zeros((logs, 2), np.int32),
         scratch=np.zeros(area, np.int32), scratch2=np.zeros(area, np.int8),
+        marks=np.zeros((5, area), np.int8), counts=np.zeros((11, 4), np.int64),
     )
