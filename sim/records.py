@@ -4,6 +4,7 @@ A run folder::
 
     <run>/manifest.json              resolved config, versions, times, games written (see below)
     <run>/run.log                    log of the runner and all its workers
+    <run>/.lock                      held by the runner writing into the folder
     <run>/games/part-NNNNN.parquet   one row per game, schema ``sim.schema.GAME_SCHEMA``, zstd
     <run>/moves/part-NNNNN.parquet   (record_moves != "none") ``MOVES_SCHEMA``: game_id, actions
 
@@ -43,7 +44,8 @@ MANIFEST = "manifest.json"
 LOG = "run.log"
 GAMES, MOVES = "games", "moves"
 MOVES_SCHEMA = pa.schema(
-    [pa.field("game_id", pa.int64()), pa.field("actions", pa.list_(pa.int16()))],
+    [pa.field("game_id", pa.int64()),
+     pa.field("actions", pa.list_(pa.field("element", pa.int16())))],  # Parquet's item name
     metadata={"jpdsim.schema_version": SCHEMA_VERSION, "jpdsim.kind": "moves"},
 )
 _PART = re.compile(r"part-(\d{5,})\.parquet")
@@ -80,10 +82,11 @@ def games_table(cfg: RunConfig, game_ids: np.ndarray, columns: dict) -> pa.Table
     constants = _run_constants(cfg)
     arrays = []
     for f in GAME_SCHEMA:
+        if f.name in constants:
+            arrays.append(pa.repeat(pa.scalar(constants[f.name], type=f.type), n))
+            continue
         if f.name == "game_id":
             values = np.asarray(game_ids, dtype=np.int64)
-        elif f.name in constants:
-            values = [constants[f.name]] * n
         elif f.name in columns:
             values = columns[f.name]
         else:
@@ -111,9 +114,11 @@ def moves_table(game_ids: np.ndarray, moves: list, mask: np.ndarray) -> pa.Table
     ids = pa.array(np.asarray(game_ids, dtype=np.int64)[idx], type=pa.int64())
     seqs = [np.asarray(moves[i], dtype=np.int16) for i in idx]
     lengths = np.array([len(s) for s in seqs], dtype=np.int64)
+    if lengths.sum() > 2**31 - 1:
+        raise RuntimeError("a shard's moves exceed 2**31 actions; use a smaller shard_size")
     offsets = pa.array(np.concatenate([[0], np.cumsum(lengths)]).astype(np.int32))
     flat = pa.array(np.concatenate(seqs) if seqs else np.zeros(0, np.int16), type=pa.int16())
-    actions = pa.ListArray.from_arrays(offsets, flat)
+    actions = pa.ListArray.from_arrays(offsets, flat, type=MOVES_SCHEMA.field("actions").type)
     return pa.Table.from_arrays([ids, actions], schema=MOVES_SCHEMA)
 
 
@@ -192,11 +197,6 @@ def read_manifest(run_dir: str | Path) -> dict:
     if not isinstance(manifest, dict) or not isinstance(manifest.get("config"), dict):
         raise UserError(f"{path}: not a jpdsim manifest (no config table)")
     return manifest
-
-
-def manifest_config(run_dir: str | Path, manifest: dict | None = None) -> RunConfig:
-    manifest = read_manifest(run_dir) if manifest is None else manifest
-    return config_from_dict(manifest["config"], f"{Path(run_dir) / MANIFEST} (config)")
 
 
 # -- checking a run -------------------------------------------------------------------------
@@ -338,7 +338,7 @@ def check_run(run_dir: str | Path, verify: bool = False) -> RunState:
     """
     run_dir = Path(run_dir)
     manifest = read_manifest(run_dir)
-    cfg = manifest_config(run_dir, manifest)
+    cfg = config_from_dict(manifest["config"], f"{run_dir / MANIFEST} (config)")
     state = RunState(run_dir, manifest, cfg)
     for sub, found, check in ((GAMES, state.games_shards, _check_games_file),
                               (MOVES, state.moves_shards, _check_moves_file)):
@@ -373,6 +373,13 @@ def check_run(run_dir: str | Path, verify: bool = False) -> RunState:
 
 # -- reading --------------------------------------------------------------------------------
 
+def _read_shard_file(path: Path, columns: list[str] | None = None) -> pa.Table:
+    try:
+        return _read(_open(path), columns)
+    except _Bad as err:
+        raise UserError(f"{path}: {err}") from None
+
+
 def read_games(run_dir: str | Path, columns: list[str] | None = None,
                allow_incomplete: bool = False) -> pa.Table:
     """All games of a run as one table (GAME_SCHEMA, or the ``columns`` asked for), by game id.
@@ -389,13 +396,8 @@ def read_games(run_dir: str | Path, columns: list[str] | None = None,
         raise UserError(f"{run_dir}: run is incomplete: {len(missing)} of "
                         f"{state.config.n_shards} shards missing ({format_ranges(missing)}); "
                         f"complete it with `jpdsim run CONFIG --out {run_dir} --resume`")
-    tables = []
-    for i in sorted(state.games_shards):
-        path = Path(run_dir) / GAMES / part_name(i)
-        try:
-            tables.append(_read(_open(path), columns))
-        except _Bad as err:
-            raise UserError(f"{path}: {err}") from None
+    tables = [_read_shard_file(Path(run_dir) / GAMES / part_name(i), columns)
+              for i in sorted(state.games_shards)]
     schema = GAME_SCHEMA if columns is None else pa.schema([GAME_SCHEMA.field(c) for c in columns],
                                                            metadata=GAME_SCHEMA.metadata)
     if not tables:
@@ -403,60 +405,38 @@ def read_games(run_dir: str | Path, columns: list[str] | None = None,
     return pa.concat_tables(tables).replace_schema_metadata(schema.metadata)
 
 
-def _locate(run_dir: Path, game_id: int) -> tuple[RunState, int]:
+def load_game(run_dir: str | Path, game_id: int) -> tuple[RunState, dict, list[int] | None]:
+    """One stored game: (the checked run, its row as a dict in GAME_SCHEMA order, its actions
+    or None when the run did not record this game's moves). UserError for an unknown game or
+    a game whose shard is not written."""
+    run_dir = Path(run_dir)
     state = check_run(run_dir)
     cfg = state.config
     if isinstance(game_id, bool) or not isinstance(game_id, (int, np.integer)) \
             or not 0 <= game_id < cfg.games:
         raise UserError(f"{run_dir}: no game {game_id} (game ids are 0..{cfg.games - 1})")
-    return state, int(game_id) // cfg.shard_size
-
-
-def game_row(run_dir: str | Path, game_id: int) -> dict:
-    """The stored row of one game, as a dict in GAME_SCHEMA order."""
-    run_dir = Path(run_dir)
-    state, shard = _locate(run_dir, game_id)
+    game_id, shard = int(game_id), int(game_id) // cfg.shard_size
     if shard not in state.games_shards:
         raise UserError(f"{run_dir}: game {game_id} is in shard {shard}, which the run has not "
-                        f"written yet (run incomplete)")
-    path = run_dir / GAMES / part_name(shard)
-    try:
-        table = _read(_open(path))
-    except _Bad as err:
-        raise UserError(f"{path}: {err}") from None
-    row = table.slice(int(game_id) - state.config.shard_range(shard).start, 1).to_pylist()[0]
-    assert row["game_id"] == game_id
-    return row
-
-
-def game_actions(run_dir: str | Path, game_id: int) -> list[int] | None:
-    """The stored actions of one game, or None when the run did not record this game's moves."""
-    run_dir = Path(run_dir)
-    state, shard = _locate(run_dir, game_id)
-    if state.config.record_moves == "none" or shard not in state.moves_shards:
-        return None
-    path = run_dir / MOVES / part_name(shard)
-    try:
-        table = _read(_open(path))
-    except _Bad as err:
-        raise UserError(f"{path}: {err}") from None
-    ids = table.column("game_id").to_numpy()
-    pos = int(np.searchsorted(ids, game_id))
-    if pos == len(ids) or ids[pos] != game_id:
-        return None
-    return table.column("actions")[pos].as_py()
+                        f"written (run incomplete)")
+    games = _read_shard_file(run_dir / GAMES / part_name(shard))
+    row = games.slice(game_id - cfg.shard_range(shard).start, 1).to_pylist()[0]
+    actions = None
+    if shard in state.moves_shards:
+        moves = _read_shard_file(run_dir / MOVES / part_name(shard))
+        ids = moves.column("game_id").to_numpy()
+        pos = int(np.searchsorted(ids, game_id))
+        if pos < len(ids) and ids[pos] == game_id:
+            actions = moves.column("actions")[pos].as_py()
+    return state, row, actions
 
 
 def format_ranges(indices) -> str:
     """``[1, 2, 3, 7]`` -> ``"1-3, 7"``."""
-    out, run = [], []
+    runs = []
     for i in sorted(indices):
-        if run and i == run[-1] + 1:
-            run.append(i)
-            continue
-        if run:
-            out.append(f"{run[0]}-{run[-1]}" if len(run) > 1 else f"{run[0]}")
-        run = [i]
-    if run:
-        out.append(f"{run[0]}-{run[-1]}" if len(run) > 1 else f"{run[0]}")
-    return ", ".join(out)
+        if runs and i == runs[-1][1] + 1:
+            runs[-1][1] = i
+        else:
+            runs.append([i, i])
+    return ", ".join(f"{a}-{b}" if b > a else f"{a}" for a, b in runs)

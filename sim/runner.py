@@ -8,7 +8,10 @@ How a run goes:
    each calling ``sim.simulate.play_batch`` on a shard and writing it (temp name, then rename).
 2. The parent hands out shards one at a time over a private pipe per worker and gathers the
    workers' log records through the same pipes into ``<run>/run.log``; a tqdm bar shows
-   games/s and the ETA.
+   games/s and the ETA. (multiprocessing-logging's ``install_mp_handler`` serves only forked
+   children: it asserts the "fork" start method, and Python refuses to share its fork-context
+   queue with "spawn" workers; private pipes also leave no lock that a killed worker could
+   hold.)
 3. Ctrl-C (or SIGTERM) terminates the workers, removes their temporary files, marks the
    manifest "interrupted" and says how to resume. A worker that dies or fails is reported with
    its shard; the run then ends with the list of missing shards and exit status 1.
@@ -51,6 +54,7 @@ from sim.schema import ENDINGS, RULESETS, SCHEMA_VERSION
 log = logging.getLogger("jpdsim.runner")
 _LOG_FORMAT = "%(asctime)s %(processName)s[%(process)d] %(levelname)s %(message)s"
 _GIVE_UP_AFTER = 3  # consecutive failed shards (no success in between) stop the run
+_LOCK = ".lock"
 
 
 # -- playing one shard (in a worker, or in-process for replays) --------------------------
@@ -132,8 +136,9 @@ def _worker_main(conn, run_dir: str, cfg_dict: dict, parent_pid: int) -> None:
             os._exit(70)
         try:
             n = play_shard(cfg, Path(run_dir), index, play_batch)
-        except Exception:  # noqa: BLE001
-            conn.send(("failed", index, traceback.format_exc()))
+        except Exception as err:  # noqa: BLE001 - reported with its shard; the worker goes on
+            first = (str(err).strip().splitlines() or [""])[0]
+            conn.send(("failed", index, f"{type(err).__name__}: {first}", traceback.format_exc()))
             continue
         secs = time.perf_counter() - t
         wlog.info("shard %d: %d games in %.2f s (%.0f games/s)", index, n, secs, n / max(secs, 1e-9))
@@ -220,8 +225,8 @@ class _Pool:
             self.on_done(msg[1], msg[2])
             self._feed(w)
         elif kind == "failed":
-            log.error("worker %s failed on shard %d:\n%s", w.proc.name, msg[1], msg[2].rstrip())
-            self._fail(msg[1], msg[2].strip().splitlines()[-1])
+            log.error("worker %s failed on shard %d:\n%s", w.proc.name, msg[1], msg[3].rstrip())
+            self._fail(msg[1], msg[2])
             self._feed(w)
         elif kind == "fatal":
             log.error("worker %s could not start:\n%s", w.proc.name, msg[1].rstrip())
@@ -230,14 +235,13 @@ class _Pool:
                 w.shard = None
             self.stopping = True
 
-    def _drain(self, w: _Worker) -> bool:
-        """Handle every message waiting on ``w``'s pipe; False once the pipe is closed."""
+    def _drain(self, w: _Worker) -> None:
+        """Handle every message waiting on ``w``'s pipe (until it is closed)."""
         try:
             while w.conn.poll():
                 self._handle(w, w.conn.recv())
         except (EOFError, OSError):
-            return False
-        return True
+            pass
 
     def run(self) -> None:
         while self.workers:
@@ -279,15 +283,20 @@ def _config_differences(stored: dict, cfg: RunConfig) -> list[str]:
             for k in keys if stored.get(k) != want.get(k)]
 
 
-def _prepare(cfg: RunConfig, run_dir: Path, resume: bool, config_file: str | None):
-    """Check or create the run folder; returns (manifest, state or None)."""
+def _check_folder(run_dir: Path, resume: bool) -> bool:
+    """Whether ``run_dir`` holds a run already (UserError if that is not wanted)."""
     if run_dir.exists() and not run_dir.is_dir():
         raise UserError(f"{run_dir}: exists and is not a folder")
-    nonempty = run_dir.is_dir() and any(run_dir.iterdir())
+    nonempty = run_dir.is_dir() and any(p.name != _LOCK for p in run_dir.iterdir())
     if nonempty and not resume:
         raise UserError(f"{run_dir}: run folder is not empty; use --resume to complete the run "
                         f"there, or choose another --out")
-    if nonempty:
+    return nonempty
+
+
+def _prepare(cfg: RunConfig, run_dir: Path, resume: bool, config_file: str | None, env: dict):
+    """Check or create the run folder; returns (manifest, state or None)."""
+    if _check_folder(run_dir, resume):
         manifest = records.read_manifest(run_dir)
         diffs = _config_differences(manifest["config"], cfg)
         if diffs:
@@ -300,13 +309,15 @@ def _prepare(cfg: RunConfig, run_dir: Path, resume: bool, config_file: str | Non
         for tmp in state.leftovers:
             tmp.unlink()
         state.leftovers.clear()
+        manifest["status"] = "running"
+        records.write_manifest(run_dir, manifest)
         return manifest, state
     run_dir.mkdir(parents=True, exist_ok=True)
     manifest = {
         "name": cfg.name,
         "config": cfg.to_dict(),
         "config_file": config_file,
-        **records.environment(),
+        **env,
         "schema_version": SCHEMA_VERSION,
         "status": "running",
         "started": records.now(),
@@ -321,6 +332,23 @@ def _prepare(cfg: RunConfig, run_dir: Path, resume: bool, config_file: str | Non
     }
     records.write_manifest(run_dir, manifest)
     return manifest, None
+
+
+def _lock(run_dir: Path):
+    """Hold an exclusive lock on ``run_dir`` (POSIX), so that two runners never write into one
+    folder; returns the open lock file (the lock goes with it)."""
+    run_dir.mkdir(parents=True, exist_ok=True)
+    f = open(run_dir / _LOCK, "a+")
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: no lock
+        return f
+    try:
+        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        f.close()
+        raise UserError(f"{run_dir}: another jpdsim run is writing into this folder") from None
+    return f
 
 
 def _finish_manifest(run_dir: Path, manifest: dict, state: records.RunState, status: str,
@@ -354,7 +382,17 @@ def run(cfg: RunConfig, run_dir: str | Path, workers: int = 1, resume: bool = Fa
     run_dir = Path(run_dir)
     if workers < 1:
         raise UserError(f"option --workers: must be >= 1, got {workers}")
-    manifest, state = _prepare(cfg, run_dir, resume, config_file)
+    _check_folder(run_dir, resume)  # before the lock file goes into a folder that is not ours
+    lock = _lock(run_dir)
+    try:
+        return _run_locked(cfg, run_dir, workers, resume, progress, config_file)
+    finally:
+        lock.close()
+
+
+def _run_locked(cfg, run_dir, workers, resume, progress, config_file) -> RunResult:
+    env = records.environment()
+    manifest, state = _prepare(cfg, run_dir, resume, config_file, env)
     done = set(state.done) if state else set()
     pending = [i for i in range(cfg.n_shards) if i not in done]
 
@@ -367,10 +405,8 @@ def run(cfg: RunConfig, run_dir: str | Path, workers: int = 1, resume: bool = Fa
     old_term = signal.signal(signal.SIGTERM, _raise_terminated) \
         if hasattr(signal, "SIGTERM") and _in_main_thread() else None
     result = RunResult(state=state)
-    session = {"started": records.now(), "workers": workers, "jpdsim_version": None,
-               "git_commit": None}
-    env = records.environment()
-    session.update(jpdsim_version=env["jpdsim_version"], git_commit=env["git_commit"])
+    session = {"started": records.now(), "workers": workers,
+               "jpdsim_version": env["jpdsim_version"], "git_commit": env["git_commit"]}
     if state is not None and (manifest.get("jpdsim_version"), manifest.get("git_commit")) != \
             (env["jpdsim_version"], env["git_commit"]):
         log.warning("resuming with jpdsim %s (commit %s); the run was started with %s (%s)",
@@ -386,6 +422,8 @@ def run(cfg: RunConfig, run_dir: str | Path, workers: int = 1, resume: bool = Fa
     pool = None
 
     def on_done(index, n):
+        if not result.games_played:
+            bar.set_postfix_str("")
         result.games_played += n
         bar.update(n)
 
@@ -394,6 +432,7 @@ def run(cfg: RunConfig, run_dir: str | Path, workers: int = 1, resume: bool = Fa
                  "resuming" if state else "starting", cfg.name, cfg.games, cfg.n_shards,
                  cfg.shard_size, len(pending), workers, cfg.seed)
         if pending:
+            bar.set_postfix_str("starting workers (a first run compiles the engine)")
             pool = _Pool(cfg, run_dir, workers, pending, on_done, result.failures)
             pool.run()
     except KeyboardInterrupt as err:
@@ -453,7 +492,8 @@ def summary(table: pa.Table) -> str:
         decided = b + wh + d
         rate = f"{b / decided:.2%}" if decided else "-"
         lines.append(f"{r:<14}{b:>12,}{wh:>12,}{d:>10,}{n - decided:>11,}{rate:>12}")
-    lines += ["", "winner disagreement (share of games where both rulesets have a result):",
+    lines += ["(B win rate: Black's wins / games with a result, draws included)",
+              "", "winner disagreement (share of games where both rulesets have a result):",
               " " * 14 + "".join(f"{r:>14}" for r in RULESETS[1:])]
     for i, a in enumerate(RULESETS[:-1]):
         cells = []
@@ -484,10 +524,14 @@ def main(args) -> int:
     cfg = load_config(args.config, games=args.games, seed=args.seed)
     workers = args.workers if args.workers is not None else (os.cpu_count() or 1)
     run_dir = Path(args.out) if args.out else Path("results") / cfg.name
-    result = run(cfg, run_dir, workers=workers, resume=args.resume,
-                 progress=not args.no_progress, config_file=str(args.config))
-    state = result.state
     again = _resume_command(args, run_dir)
+    try:
+        result = run(cfg, run_dir, workers=workers, resume=args.resume,
+                     progress=not args.no_progress, config_file=str(args.config))
+    except KeyboardInterrupt:  # before or after the workers ran
+        print(f"jpdsim run: interrupted. To finish the run: {again}", file=sys.stderr)
+        return 130
+    state = result.state
     if result.interrupted:
         print(f"jpdsim run: interrupted; {len(state.done)} of {cfg.n_shards} shards are written "
               f"in {run_dir}. To finish the run: {again}", file=sys.stderr)
@@ -501,7 +545,10 @@ def main(args) -> int:
         return 1
     speed = result.games_played / result.seconds if result.seconds > 0 else 0.0
     print(f"run {cfg.name} in {run_dir}: {result.games_played:,} games played in "
-          f"{result.seconds:.1f} s ({speed:,.0f} games/s, {workers} workers)")
+          f"{result.seconds:.1f} s ({speed:,.0f} games/s, {workers} worker{'s' if workers != 1 else ''})")
     cols = ["ending", *(f"winner_{r}" for r in RULESETS)]
-    print(summary(records.read_games(run_dir, columns=cols)))
+    text = summary(records.read_games(run_dir, columns=cols))
+    print(text)
+    with open(run_dir / records.LOG, "a", encoding="utf-8") as f:
+        f.write(text + "\n")
     return 0

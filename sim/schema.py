@@ -65,6 +65,7 @@ RUN_TYPES = {
     "policy_w": _str,
     "virtual_rate": _f64,
     "max_actions": _i32,
+    "repetition_bans": _i32,  # candidate moves the player drew that the repetition rule banned
     **{f"komi_{r}": _f64 for r in RULESETS},
 }
 

@@ -1,0 +1,113 @@
+"""`jpdsim sgf RUN_DIR GAME_ID`: one stored game as an SGF file (FF[4], GM[1]).
+
+The game needs stored moves: the run's ``record_moves`` must be ``"all"``, or ``"cycles"`` for a
+game that did not end by a pause (or had repetition bans).
+
+What is written:
+
+- root: ``FF[4] GM[1] CA[UTF-8] AP[jpdsim:VERSION] SZ[N]``; ``RU`` names the rules of play,
+  e.g. ``RU[JPD; repetition=global_superko; suicide=multi]`` (SGF has no name for them);
+  ``KM`` is the **jpd_b** (B版) komi of the run and ``RE`` the **jpd_b** result, ``B+3.5``,
+  ``W+0.5``, ``0`` (draw) or ``Void`` (no result: endings ``cycle`` and ``move_limit``); ``PB``
+  and ``PW`` are the policies; ``GN`` is ``<run name> game <id>``; ``DT`` the run's start date;
+  ``GC`` lists the ending and the result under every ruleset.
+- moves: one node per action, Black first, colours alternating. A point is two letters
+  ``a``.. from the top-left (column, then row), as SGF counts them; a pass is an empty value
+  ``B[]``; a pass that was later converted to a virtual move stays a pass, as in the record.
+- a **virtual move** (a stone placed off the board) is written as a pass carrying the private
+  property ``JV[virtual]``: ``;B[]JV[virtual]``. Other SGF tools skip the unknown property and
+  read the move as a pass, which is what a virtual move is on the board.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import sim
+from sim import records
+from sim.coords import PASS, VIRTUAL
+from sim.errors import UserError
+from sim.schema import RULESETS
+
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
+def _text(value) -> str:
+    """An SGF property value: backslash and ']' escaped."""
+    return str(value).replace("\\", "\\\\").replace("]", "\\]")
+
+
+def _point(action: int, size: int) -> str:
+    y, x = divmod(action, size)
+    return _LETTERS[x] + _LETTERS[y]
+
+
+def _result(winner, margin) -> str:
+    if winner is None:
+        return "Void"
+    if winner == "draw":
+        return "0"
+    return f"{winner}+{abs(margin):g}"
+
+
+def game_sgf(row: dict, actions: list[int], manifest: dict) -> str:
+    """The SGF text of one game from its stored row, its actions and the run's manifest."""
+    size = row["board_size"]
+    started = str(manifest.get("started") or "")[:10]
+    results = "; ".join(f"{r} {_result(row[f'winner_{r}'], row[f'margin_{r}'])}" for r in RULESETS)
+    root = [
+        ("FF", "4"), ("GM", "1"), ("CA", "UTF-8"), ("AP", f"jpdsim:{sim.__version__}"),
+        ("SZ", size),
+        ("RU", f"JPD; repetition={row['repetition']}; suicide={row['suicide']}"),
+        ("KM", f"{row['komi_jpd_b']:g}"),
+        ("PB", row["policy_b"]), ("PW", row["policy_w"]),
+        ("RE", _result(row["winner_jpd_b"], row["margin_jpd_b"])),
+        ("GN", f"{manifest.get('name', '')} game {row['game_id']}"),
+        *([("DT", started)] if started else []),
+        ("GC", f"ending {row['ending']}; seed {row['seed']}; game id {row['game_id']}; "
+               f"results: {results}"),
+    ]
+    nodes = [";" + "".join(f"{k}[{_text(v)}]" for k, v in root)]
+    for i, action in enumerate(actions):
+        colour = "BW"[i % 2]
+        if action == PASS:
+            nodes.append(f";{colour}[]")
+        elif action == VIRTUAL:
+            nodes.append(f";{colour}[]JV[virtual]")
+        elif 0 <= action < size * size:
+            nodes.append(f";{colour}[{_point(action, size)}]")
+        else:
+            raise UserError(f"game {row['game_id']}: stored action {i + 1} ({action}) is not a move "
+                            f"on a {size}x{size} board")
+    lines, line = [], "("
+    for node in nodes:  # keep lines short for people who read the file
+        if len(line) + len(node) > 78 and line != "(":
+            lines.append(line)
+            line = ""
+        line += node
+    lines.append(line + ")")
+    return "\n".join(lines) + "\n"
+
+
+def stored_game_sgf(run_dir: str | Path, game_id: int) -> str:
+    """The SGF of a stored game; UserError if the run, the game or its moves are not there."""
+    state, row, actions = records.load_game(run_dir, game_id)
+    if actions is None:
+        raise UserError(f"{run_dir}: game {game_id} has no stored moves (the run has "
+                        f"record_moves = \"{state.config.record_moves}\"; record_moves = \"all\" "
+                        f"stores every game, \"cycles\" only games not ended by a pause or with "
+                        f"repetition bans)")
+    return game_sgf(row, actions, state.manifest)
+
+
+def main(args) -> int:
+    text = stored_game_sgf(args.run_dir, args.game_id)
+    if args.out:
+        try:
+            Path(args.out).write_text(text, encoding="utf-8")
+        except OSError as err:
+            raise UserError(f"--out {args.out}: {err.strerror}") from None
+    else:
+        sys.stdout.write(text)
+    return 0

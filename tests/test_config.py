@@ -1,0 +1,106 @@
+"""Run configs: defaults, overrides, and one clear line per mistake (naming the key and file)."""
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from sim.config import RunConfig, config_from_dict, load_config
+from sim.errors import UserError
+from sim.schema import DEFAULT_KOMI
+
+CONFIGS = Path(__file__).resolve().parent.parent / "configs"
+
+
+def write(tmp_path, text, name="exp.toml"):
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def test_defaults_are_resolved(tmp_path):
+    cfg = load_config(write(tmp_path, "board_size = 7\ngames = 25\n[komi]\nchinese = 5.5\n"))
+    assert cfg.name == "exp"
+    assert cfg.max_actions == 8 * 7 * 7
+    assert cfg.komi == {**DEFAULT_KOMI, "chinese": 5.5}
+    assert (cfg.shard_size, cfg.seed, cfg.record_moves) == (10_000, 0, "none")
+    assert (cfg.policy_b, cfg.policy_w, cfg.repetition, cfg.suicide) == \
+        ("random", "random", "global_superko", "multi")
+    assert isinstance(cfg.virtual_rate, float)
+
+
+def test_overrides_and_shards(tmp_path):
+    cfg = load_config(write(tmp_path, "board_size = 5\ngames = 10\nshard_size = 4\nseed = 3\n"),
+                      games=11, seed=9)
+    assert (cfg.games, cfg.seed, cfg.n_shards) == (11, 9, 3)
+    assert [list(cfg.shard_range(i)) for i in range(3)] == [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10]]
+
+
+def test_frozen_and_roundtrip():
+    cfg = RunConfig(name="x", board_size=9, games=5, virtual_rate=0)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        cfg.games = 6
+    assert config_from_dict(cfg.to_dict(), "manifest") == cfg
+    with pytest.raises(UserError, match="key 'games'"):
+        dataclasses.replace(cfg, games=0)
+
+
+@pytest.mark.parametrize("text, key, words", [
+    ("board_size = 5\ngames = 10\nboardsize = 5\n", "boardsize", "unknown key"),
+    ("board_size = 5\ngames = '10'\n", "games", "must be an integer"),
+    ("board_size = 5\ngames = 10.0\n", "games", "must be an integer"),
+    ("board_size = 5\ngames = true\n", "games", "must be an integer"),
+    ("board_size = 26\ngames = 10\n", "board_size", "2..25"),
+    ("board_size = 5\ngames = 0\n", "games", "must be in 1.."),
+    ("board_size = 5\ngames = 10\nvirtual_rate = 1.5\n", "virtual_rate", "0..1"),
+    ("board_size = 5\ngames = 10\nvirtual_rate = 'high'\n", "virtual_rate", "must be a number"),
+    ("board_size = 5\ngames = 10\nseed = -1\n", "seed", "must be in 0.."),
+    ("board_size = 5\ngames = 10\nmax_actions = 0\n", "max_actions", "must be in 1.."),
+    ("board_size = 5\ngames = 10\nshard_size = 0\n", "shard_size", "must be in 1.."),
+    ("board_size = 5\ngames = 10\nrepetition = 'superko'\n", "repetition", "global_superko"),
+    ("board_size = 5\ngames = 10\nsuicide = 'single'\n", "suicide", "must be one of"),
+    ("board_size = 5\ngames = 10\npolicy_b = 'mcts9'\n", "policy_b", "must be one of"),
+    ("board_size = 5\ngames = 10\nrecord_moves = 'some'\n", "record_moves", "cycles"),
+    ("board_size = 5\ngames = 10\nname = 'a b'\n", "name", "folder-safe"),
+    ("board_size = 5\ngames = 10\n[komi]\nkorean = 6.5\n", "komi.korean", "unknown ruleset"),
+    ("board_size = 5\ngames = 10\n[komi]\njpd_a = '6.5'\n", "komi.jpd_a", "must be a number"),
+    ("board_size = 5\ngames = 10\n[komi]\njpd_a = 99.5\n", "komi.jpd_a", "-25..25"),
+    ("board_size = 5\ngames = 10\nkomi = 6.5\n", "komi", "table"),
+    ("games = 10\n", "board_size", "missing"),
+])
+def test_config_errors_name_key_and_file(tmp_path, text, key, words):
+    path = write(tmp_path, text)
+    with pytest.raises(UserError) as err:
+        load_config(path)
+    msg = str(err.value)
+    assert str(path) in msg and f"key '{key}'" in msg and words in msg, msg
+    assert "\n" not in msg
+
+
+def test_toml_syntax_and_missing_file(tmp_path):
+    path = write(tmp_path, "board_size = 5\ngames = = 10\n")
+    with pytest.raises(UserError, match=r"exp\.toml: TOML syntax error: .*line 2"):
+        load_config(path)
+    with pytest.raises(UserError, match="no such config file"):
+        load_config(tmp_path / "nope.toml")
+
+
+def test_override_errors_name_the_option(tmp_path):
+    path = write(tmp_path, "board_size = 5\ngames = 10\n")
+    with pytest.raises(UserError, match="option --games: key 'games'"):
+        load_config(path, games=0)
+    with pytest.raises(UserError, match="option --seed: key 'seed'"):
+        load_config(path, seed=-5)
+
+
+@pytest.mark.parametrize("path", sorted(CONFIGS.glob("*.toml")), ids=lambda p: p.name)
+def test_shipped_configs_load(path):
+    cfg = load_config(path)
+    assert cfg.name == path.stem
+
+
+def test_shipped_configs_exist():
+    names = {p.name for p in CONFIGS.glob("*.toml")}
+    assert {"quickstart.toml", "19x19.toml", "superko_stress.toml"} <= names
+    stress = load_config(CONFIGS / "superko_stress.toml")
+    assert stress.virtual_rate > 0 and stress.record_moves == "cycles" and stress.board_size <= 9

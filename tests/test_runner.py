@@ -1,0 +1,259 @@
+"""The runner against the real engine: reproducible rows whatever the workers and shards,
+interrupted runs (deleted shard, crashed worker, SIGKILL, Ctrl-C) resumed to the same rows,
+and every stored game replaying to its row. Small 5x5 runs keep this quick."""
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from sim import records, runner, stored
+from sim.cli import main as cli
+from sim.config import load_config
+from sim.errors import UserError
+from sim.schema import GAME_SCHEMA
+
+ROOT = Path(__file__).resolve().parent.parent
+CONFIG = """\
+board_size = 5
+games = 120
+shard_size = 30
+seed = 11
+virtual_rate = 0.1
+record_moves = "all"
+"""
+
+
+@pytest.fixture(scope="module")
+def config_file(tmp_path_factory):
+    path = tmp_path_factory.mktemp("cfg") / "small.toml"
+    path.write_text(CONFIG)
+    return path
+
+
+@pytest.fixture(scope="module")
+def reference(config_file, tmp_path_factory):
+    """An uninterrupted run with one worker: (run folder, its games table)."""
+    out = tmp_path_factory.mktemp("ref") / "run"
+    result = runner.run(load_config(config_file), out, workers=1)
+    assert result.state.complete and not result.failures
+    return out, records.read_games(out)
+
+
+def run_cli(config_file, out, *extra):
+    return cli(["run", str(config_file), "--out", str(out), "--no-progress", *extra])
+
+
+def test_reference_run(reference, config_file):
+    out, table = reference
+    assert table.schema.equals(GAME_SCHEMA, check_metadata=True)
+    assert table["game_id"].to_pylist() == list(range(120))
+    m = json.loads((out / "manifest.json").read_text())
+    assert m["status"] == "complete" and m["games_written"] == 120
+    assert m["config"] == load_config(config_file).to_dict()
+    assert m["shards"] == {"count": 4, "size": 30, "written": 4, "missing": ""}
+    assert set(m["versions"]) == {"python", "numpy", "numba", "pandas", "pyarrow"}
+    assert m["git_commit"] is None or len(m["git_commit"]) == 40
+    assert m["seconds"] > 0 and m["throughput_games_per_s"] > 0
+    log = (out / "run.log").read_text()
+    assert "worker-1" in log and "shard 3: 30 games" in log  # worker records reach run.log
+
+
+def test_rows_do_not_depend_on_workers_or_shards(reference, config_file, tmp_path, capsys):
+    _, table = reference
+    assert run_cli(config_file, tmp_path / "two", "--workers", "2") == 0
+    assert records.read_games(tmp_path / "two").equals(table)
+    out = capsys.readouterr().out
+    assert "games: 120" in out and "B win rate" in out and "winner disagreement" in out
+    cfg = load_config(config_file)
+    other = runner.run(cfg.__class__(**{**cfg.to_dict(), "shard_size": 17}), tmp_path / "s17",
+                       workers=2)
+    assert other.state.config.n_shards == 8
+    assert records.read_games(tmp_path / "s17").equals(table)
+    # one batch of all ids, in process, gives the same rows too
+    whole, _, _ = runner.play_games(cfg, np.arange(120), record_moves=False)
+    assert whole.equals(table)
+
+
+def test_resume_after_a_lost_shard(reference, config_file, tmp_path, capsys):
+    ref_dir, table = reference
+    out = tmp_path / "run"
+    assert run_cli(config_file, out, "--workers", "1") == 0
+    (out / "games" / "part-00002.parquet").unlink()
+    (out / "games" / ".part-00001.parquet.tmp").write_bytes(b"half a shard")  # left by a kill
+    state = records.check_run(out)
+    assert state.missing == [2] and state.leftovers
+    with pytest.raises(UserError, match="incomplete.*shards missing \\(2\\).*--resume"):
+        records.read_games(out)
+    assert records.read_games(out, allow_incomplete=True).num_rows == 90
+    # without --resume a non-empty folder is refused
+    assert run_cli(config_file, out) == 2
+    assert "use --resume" in capsys.readouterr().err
+    # resuming with another config is refused, naming what differs
+    assert run_cli(config_file, out, "--resume", "--seed", "12") == 2
+    err = capsys.readouterr().err
+    assert "cannot resume" in err and "seed: run has 11, requested 12" in err
+    assert run_cli(config_file, out, "--resume", "--workers", "2") == 0
+    assert records.read_games(out).equals(table)
+    assert not list((out / "games").glob(".*"))
+    m = json.loads((out / "manifest.json").read_text())
+    assert m["status"] == "complete" and len(m["sessions"]) == 2
+    assert m["sessions"][1]["games_played"] == 30
+
+
+def test_crashed_worker_is_reported_and_resumed(reference, config_file, tmp_path, monkeypatch,
+                                               capsys):
+    _, table = reference
+    out = tmp_path / "run"
+    monkeypatch.setenv("JPDSIM_TEST_CRASH_SHARD", "1")
+    assert run_cli(config_file, out, "--workers", "2") == 1
+    err = capsys.readouterr().err
+    assert "shard 1 failed: worker worker-" in err and "exited with status 70" in err
+    assert "shards 1 missing" in err and "--resume" in err
+    m = json.loads((out / "manifest.json").read_text())
+    assert m["status"] == "incomplete" and m["shards"]["missing"] == "1"
+    assert records.check_run(out).missing == [1]
+    monkeypatch.delenv("JPDSIM_TEST_CRASH_SHARD")
+    assert run_cli(config_file, out, "--resume") == 0
+    assert records.read_games(out).equals(table)
+
+
+def _start(config_file, out, delay):
+    env = {**os.environ, "JPDSIM_TEST_SHARD_DELAY": str(delay)}
+    return subprocess.Popen([sys.executable, "-m", "sim", "run", str(config_file), "--out", str(out),
+                             "--workers", "1", "--no-progress"], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)  # its own process group, as in a terminal
+
+
+def _wait_for_shards(out, n, proc, timeout=300):
+    t = time.monotonic()
+    while len(list((out / "games").glob("part-*.parquet"))) < n:
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() - t < timeout
+        time.sleep(0.02)
+
+
+def test_sigkill_then_resume(reference, config_file, tmp_path):
+    _, table = reference
+    out = tmp_path / "run"
+    proc = _start(config_file, out, delay=0.5)
+    _wait_for_shards(out, 1, proc)
+    proc.kill()
+    proc.wait()
+    time.sleep(0.3)  # the worker dies with its parent (PR_SET_PDEATHSIG): nothing more appears
+    written = sorted(p.name for p in (out / "games").iterdir())
+    time.sleep(0.7)
+    assert sorted(p.name for p in (out / "games").iterdir()) == written
+    state = records.check_run(out)
+    assert 1 <= len(state.done) < 4
+    assert json.loads((out / "manifest.json").read_text())["status"] == "running"
+    result = runner.run(load_config(config_file), out, workers=1, resume=True)
+    assert result.state.complete
+    assert records.read_games(out).equals(table)
+
+
+def test_ctrl_c_stops_cleanly(config_file, tmp_path):
+    out = tmp_path / "run"
+    proc = _start(config_file, out, delay=0.5)
+    _wait_for_shards(out, 1, proc)
+    os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C reaches the runner and its workers
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    assert "interrupted" in err and "--resume" in err and f"--out {out}" in err
+    assert not [p for p in (out / "games").iterdir() if p.name.startswith(".")]
+    assert json.loads((out / "manifest.json").read_text())["status"] == "interrupted"
+    assert not records.check_run(out).complete
+
+
+def test_every_stored_game_replays(reference, tmp_path, capsys):
+    out, table = reference
+    for game_id in range(table.num_rows):
+        result = stored.replay_stored(out, game_id)
+        assert result == {"game_id": game_id, "matches": True, "differences": {}}
+    # an altered row and an altered move list are found
+    tampered = tmp_path / "run"
+    shutil.copytree(out, tampered)
+    part = records.read_games(out).slice(30, 30)
+    counts = part["actions"].to_pylist()
+    counts[5] += 1
+    part = part.set_column(part.schema.get_field_index("actions"), "actions",
+                           pa.array(counts, pa.int32()))
+    records.write_atomic(part, tampered / "games" / "part-00001.parquet",
+                         tampered / "games" / ".part-00001.parquet.tmp")
+    moves = pq.read_table(out / "moves" / "part-00001.parquet")
+    lists = moves["actions"].to_pylist()
+    lists[5][3] = -2 if lists[5][3] != -2 else -1
+    moves = moves.set_column(1, "actions", pa.array(lists, records.MOVES_SCHEMA.field("actions").type))
+    records.write_atomic(moves, tampered / "moves" / "part-00001.parquet",
+                         tampered / "moves" / ".part-00001.parquet.tmp")
+    result = stored.replay_stored(tampered, 35)
+    assert not result["matches"]
+    assert list(result["differences"]) == ["actions", "action_list"]
+    d = result["differences"]["actions"]
+    assert d["stored"] == d["replayed"] + 1
+    assert result["differences"]["action_list"]["first_difference_at"] == 3
+    assert stored.replay_stored(tampered, 36)["matches"]
+    # the command: JSON on stdout, status 1 for a mismatch; errors for unknown games and runs
+    assert cli(["replay", "--run", str(tampered), "--game", "35"]) == 1
+    assert json.loads(capsys.readouterr().out)["matches"] is False
+    assert cli(["replay", "--run", str(out), "--game", "7"]) == 0
+    assert json.loads(capsys.readouterr().out)["matches"] is True
+    with pytest.raises(UserError, match="no game 120"):
+        stored.replay_stored(out, 120)
+    with pytest.raises(UserError, match="not a jpdsim run folder"):
+        stored.replay_stored(tmp_path, 0)
+
+
+def test_default_folder_and_options(config_file, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert run_cli(config_file, tmp_path / "x", "--workers", "0") == 2
+    assert "--workers: must be >= 1" in capsys.readouterr().err
+    assert cli(["run", str(config_file), "--games", "3", "--no-progress"]) == 0
+    out = tmp_path / "results" / "small"
+    assert records.read_games(out)["game_id"].to_pylist() == [0, 1, 2]
+    assert json.loads((out / "manifest.json").read_text())["config"]["games"] == 3
+    assert "games: 3" in capsys.readouterr().out
+
+
+def test_summary_counts():
+    rulesets = ("jpd_a", "jpd_b", "jpd_tangsong", "chinese", "japanese")
+    table = pa.table({
+        "ending": ["pause", "pause", "four_virtual", "cycle"],
+        **{f"winner_{r}": ["B", "W", "B", None] for r in rulesets[:4]},
+        "winner_japanese": ["W", "W", "draw", None],
+    })
+    text = runner.summary(table)
+    lines = {}
+    for line in text.splitlines():  # the first line of each label (results before disagreement)
+        if line.strip():
+            lines.setdefault(line.split()[0], line.split())
+    assert lines["pause"][1:] == ["2", "50.00%"] and lines["cycle"][1:] == ["1", "25.00%"]
+    assert lines["move_limit"][1:] == ["0", "0.00%"]
+    assert lines["jpd_a"][1:6] == ["2", "1", "0", "1", "66.67%"]
+    assert lines["japanese"][1:] == ["0", "2", "1", "1", "0.00%"]
+    # disagreement row of jpd_a: 0% with jpd_b, jpd_tangsong, chinese; 2 of 3 with japanese
+    assert [r for r in text.splitlines() if r.startswith("jpd_a") and "%" in r][-1].split()[1:] == \
+        ["0.00%", "0.00%", "0.00%", "66.67%"]
+
+
+def test_one_runner_per_folder(config_file, tmp_path):
+    fcntl = pytest.importorskip("fcntl")
+    out = tmp_path / "run"
+    out.mkdir()
+    with open(out / ".lock", "a+") as held:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        with pytest.raises(UserError, match="another jpdsim run is writing into this folder"):
+            runner.run(load_config(config_file), out, resume=True)
+    (tmp_path / "file").write_text("")
+    with pytest.raises(UserError, match="exists and is not a folder"):
+        runner.run(load_config(config_file), tmp_path / "file")

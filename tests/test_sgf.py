@@ -1,0 +1,114 @@
+"""`jpdsim sgf`: the SGF of stored games parses, and its moves are the stored actions."""
+
+import re
+
+import pytest
+
+from sim import records, runner, sgf
+from sim.cli import main as cli
+from sim.config import RunConfig
+from sim.coords import PASS, VIRTUAL
+from sim.errors import UserError
+
+CFG = RunConfig(name="sgfrun", board_size=5, games=40, shard_size=20, seed=5, virtual_rate=0.2,
+                record_moves="all", komi={"jpd_b": 2.5})
+
+_PROP = re.compile(r"\s*([A-Z]+)((?:\s*\[(?:[^\]\\]|\\.)*\])+)", re.S)
+_VALUE = re.compile(r"\[((?:[^\]\\]|\\.)*)\]", re.S)
+
+
+def parse(text: str) -> list[dict]:
+    """A minimal SGF reader for one game without variations: a list of nodes, each a dict
+    property -> list of (unescaped) values. Raises AssertionError on anything else."""
+    text = text.strip()
+    assert text.startswith("(") and text.endswith(")"), text[:20]
+    body, nodes, pos = text[1:-1], [], 0
+    while pos < len(body):
+        if body[pos].isspace():
+            pos += 1
+            continue
+        assert body[pos] == ";", f"expected a node at {pos}: {body[pos:pos + 20]!r}"
+        pos += 1
+        node = {}
+        while (m := _PROP.match(body, pos)):
+            values = [re.sub(r"\\(.)", r"\1", v) for v in _VALUE.findall(m.group(2))]
+            assert m.group(1) not in node, f"property {m.group(1)} twice in a node"
+            node[m.group(1)] = values
+            pos = m.end()
+        nodes.append(node)
+    return nodes
+
+
+def decode(node: dict, size: int) -> tuple[str, int]:
+    (colour,) = [c for c in ("B", "W") if c in node]
+    (value,) = node[colour]
+    if value == "":
+        return colour, VIRTUAL if node.get("JV") == ["virtual"] else PASS
+    assert len(value) == 2 and node.get("JV") is None
+    x, y = (ord(c) - ord("a") for c in value)
+    assert 0 <= x < size and 0 <= y < size
+    return colour, y * size + x
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory):
+    out = tmp_path_factory.mktemp("sgf") / "run"
+    assert runner.run(CFG, out, workers=1).state.complete
+    return out
+
+
+def test_sgf_of_every_game_parses_to_its_moves(run_dir):
+    table = records.read_games(run_dir).to_pylist()
+    virtual = 0
+    for row in table:
+        game_id = row["game_id"]
+        nodes = parse(sgf.stored_game_sgf(run_dir, game_id))
+        root, moves = nodes[0], nodes[1:]
+        assert root["FF"] == ["4"] and root["GM"] == ["1"] and root["SZ"] == ["5"]
+        assert root["KM"] == ["2.5"] and root["PB"] == ["random"] and root["PW"] == ["random"]
+        assert root["RU"] == ["JPD; repetition=global_superko; suicide=multi"]
+        winner, margin = row["winner_jpd_b"], row["margin_jpd_b"]
+        expected = {None: "Void", "draw": "0"}.get(winner) or f"{winner}+{abs(margin):g}"
+        assert root["RE"] == [expected]
+        assert re.fullmatch(r"[BW]\+\d+(\.5)?|0|Void", root["RE"][0])
+        assert f"game {game_id}" in root["GN"][0] and f"ending {row['ending']}" in root["GC"][0]
+        actions = records.load_game(run_dir, game_id)[2]
+        decoded = [decode(n, 5) for n in moves]
+        assert [c for c, _ in decoded] == ["BW"[i % 2] for i in range(len(actions))]
+        assert [a for _, a in decoded] == actions
+        virtual += actions.count(VIRTUAL)
+    assert virtual > 0  # the virtual-move encoding was exercised
+
+
+def test_sgf_command(run_dir, tmp_path, capsys):
+    out = tmp_path / "g3.sgf"
+    assert cli(["sgf", str(run_dir), "3", "--out", str(out)]) == 0
+    assert out.read_text() == sgf.stored_game_sgf(run_dir, 3)
+    assert cli(["sgf", str(run_dir), "3"]) == 0
+    assert capsys.readouterr().out == out.read_text()
+    assert cli(["sgf", str(run_dir), "40"]) == 2
+    assert "no game 40 (game ids are 0..39)" in capsys.readouterr().err
+
+
+def test_game_without_moves(tmp_path, capsys):
+    cfg = RunConfig(name="nomoves", board_size=5, games=4, seed=1)
+    assert runner.run(cfg, tmp_path / "run", workers=1).state.complete
+    with pytest.raises(UserError, match='no stored moves .*record_moves = "none".*"all"'):
+        sgf.stored_game_sgf(tmp_path / "run", 2)
+    assert cli(["sgf", str(tmp_path / "run"), "2"]) == 2
+    assert "record_moves" in capsys.readouterr().err
+
+
+def test_sgf_text_of_a_made_up_game():
+    row = {"game_id": 9, "board_size": 3, "repetition": "basic_ko", "suicide": "none",
+           "komi_jpd_b": 7.5, "policy_b": "ran]dom", "policy_w": "random", "seed": 1,
+           "ending": "pause", "winner_jpd_b": "W", "margin_jpd_b": -4.0}
+    row.update({f"winner_{r}": "draw" for r in ("jpd_a", "jpd_tangsong", "chinese", "japanese")})
+    row.update({f"margin_{r}": 0.0 for r in ("jpd_a", "jpd_tangsong", "chinese", "japanese")})
+    text = sgf.game_sgf(row, [0, 8, VIRTUAL, PASS, PASS], {"name": "x", "started": "2026-01-02T03"})
+    nodes = parse(text)
+    assert nodes[0]["RE"] == ["W+4"] and nodes[0]["PB"] == ["ran]dom"] and nodes[0]["DT"] == ["2026-01-02"]
+    assert nodes[1:] == [{"B": ["aa"]}, {"W": ["cc"]}, {"B": [""], "JV": ["virtual"]}, {"W": [""]},
+                         {"B": [""]}]
+    with pytest.raises(UserError, match="not a move"):
+        sgf.game_sgf(row, [9], {})
