@@ -54,39 +54,24 @@ def _flood(g, start, lab, stack, through):
 
 
 @njit(cache=True, _nrt=False)
-def jpd_labels(g, lab):
-    """JPD ownership of every empty point into ``lab`` (BLACK, WHITE or PUBLIC), A§6.1:
-    a point touching both colours is public; the other empty points form components that
-    belong to the one colour they touch, else are public."""
+def ownership(g, lab, jpd):
+    """Ownership of every empty point into ``lab`` (BLACK, WHITE or PUBLIC).
+
+    ``jpd=False``: Tromp-Taylor regions (Chinese scoring) — a maximal empty region belongs
+    to the one colour it borders, else it is neutral (PUBLIC).
+    ``jpd=True``: JPD ownership (A§6.1) — first every point touching both colours is public
+    (a shared liberty); the other empty points form components, connected through non-public
+    empty points, that belong to the one colour they touch, else are public."""
     n, w = g.st[N], g.st[W]
     for y in range(n):
         for x in range(n):
             p = (y + 1) * w + x + 1
-            if g.color[p] == EMPTY:
-                seen = 0
+            seen = 0
+            if jpd and g.color[p] == EMPTY:
                 for q in (p - w, p - 1, p + 1, p + w):
                     if g.color[q] == BLACK or g.color[q] == WHITE:
                         seen |= g.color[q]
-                lab[p] = PUBLIC if seen == 3 else 0
-    stack = g.scratch
-    for y in range(n):
-        for x in range(n):
-            p = (y + 1) * w + x + 1
-            if g.color[p] == EMPTY and lab[p] == 0:
-                k, seen = _flood(g, p, lab, stack, 0)
-                owner = seen if seen == BLACK or seen == WHITE else PUBLIC
-                for i in range(k):
-                    lab[stack[i]] = owner
-
-
-@njit(cache=True, _nrt=False)
-def region_labels(g, lab):
-    """Tromp-Taylor ownership into ``lab``: a maximal empty region belongs to the one colour
-    it borders, else it is neutral (PUBLIC)."""
-    n, w = g.st[N], g.st[W]
-    for y in range(n):
-        for x in range(n):
-            lab[(y + 1) * w + x + 1] = 0
+            lab[p] = PUBLIC if seen == 3 else 0
     stack = g.scratch
     for y in range(n):
         for x in range(n):
@@ -102,7 +87,7 @@ def region_labels(g, lab):
 def japanese_territory(g, region, terr):
     """Territory of each colour under the seki test of RULES.md §7.4 (KataGo's
     independent-life area with the seki tax), every stone alive; ``region`` from
-    ``region_labels``. Writes terr[1], terr[2]."""
+    ``ownership(g, region, False)``. Writes terr[1], terr[2]."""
     n, w = g.st[N], g.st[W]
     owner = g.marks[2]
     seki = g.marks[3]
@@ -256,8 +241,8 @@ def outcome_row(g, row):
         row[R_SUICIDES + i] = st[SUICIDES_ + i]
         row[R_PRISONERS + i] = st[LOST + 1 - i]
     lab, region = g.marks[0], g.marks[1]
-    jpd_labels(g, lab)
-    region_labels(g, region)
+    ownership(g, lab, True)
+    ownership(g, region, False)
     g.counts[:] = 0
     stones, terr, chinese = g.counts[6], g.counts[7], g.counts[8]  # terr, chinese: [PUBLIC] too
     for y in range(n):
