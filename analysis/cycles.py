@@ -1,0 +1,173 @@
+"""Superko and cycles: endings per repetition rule, game lengths, repetition bans, virtual
+moves and pass conversions, four-virtual endings; and the JPD self-check.
+
+Self-check: the literal equal-stones count must equal the JPD area count with the A版 point,
+``equal_stones_diff == area_diff_jpd - [White was first to pass or virtual]``, in every game.
+Any game where it does not is a bug or a gap in the rules; ``self_check`` lists them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from analysis import stats
+from analysis.finishes_last import FIRST, player_codes
+from analysis.load import VOCABULARY
+
+COLUMNS = ("game_id", "board_size", "repetition", "ending", "moves", "actions", "passes",
+           "converted_passes", "virtual_moves_b", "virtual_moves_w", "repetition_bans",
+           FIRST, "area_diff_jpd", "equal_stones_diff")
+QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
+
+
+def endings(df: pd.DataFrame, by="repetition") -> pd.DataFrame:
+    """Long table: [by], ending, games (of the group), count, share with 95% Wilson lo/hi;
+    every ending of the vocabulary appears, with zero counts where absent."""
+    codes, keys = stats.groups(df, by)
+    col = df["ending"]
+    names = list(col.cat.categories) if isinstance(col.dtype, pd.CategoricalDtype) \
+        else list(VOCABULARY["ending"]) + sorted(set(col.dropna()) - set(VOCABULARY["ending"]))
+    e = stats.codes(col, names).astype(np.int64)
+    t = stats.counts_2d(codes, e, len(keys), len(names))
+    g_idx = np.repeat(np.arange(len(keys)), len(names))
+    out = pd.DataFrame({"ending": np.tile(names, len(keys)),
+                        "games": np.repeat(t.sum(axis=1), len(names)), "count": t.ravel()})
+    out = stats.rate_columns(out, "count", "games")
+    return stats.with_keys(keys, out, g_idx)
+
+
+def endings_wide(df: pd.DataFrame, by="repetition") -> pd.DataFrame:
+    """``endings`` as one row per group: games, then ``<ending> share`` for each ending that
+    occurs."""
+    long = endings(df, by)
+    cols = stats.by_columns(by)
+    seen = long.groupby("ending", sort=False)["count"].sum()
+    seen = [e for e in seen.index if seen[e] > 0]
+    long = long[long["ending"].isin(seen)]
+    if cols:
+        wide = long.pivot_table(index=cols + ["games"], columns="ending", values="rate",
+                                observed=True, sort=False).reset_index()
+    else:
+        wide = pd.DataFrame([{"games": long["games"].iloc[0] if len(long) else 0,
+                              **dict(zip(long["ending"], long["rate"]))}])
+    wide.columns.name = None
+    wide = wide[cols + ["games"] + seen]
+    return wide.rename(columns={e: f"{e} share" for e in seen})
+
+
+def _histogram(df: pd.DataFrame, column: str, by) -> tuple[pd.DataFrame, np.ndarray, np.ndarray]:
+    codes, keys = stats.groups(df, by)
+    v = df[column].to_numpy(dtype=np.float64)
+    ok = np.isfinite(v)
+    vi = v[ok].astype(np.int64)
+    lo = int(vi.min()) if vi.size else 0
+    size = int(vi.max()) - lo + 1 if vi.size else 1
+    counts = stats.counts_2d(codes[ok], vi - lo, len(keys), size)
+    return keys, np.arange(size) + lo, counts
+
+
+def lengths(df: pd.DataFrame, by="repetition", column: str = "moves") -> pd.DataFrame:
+    """Summary of an integer game-length column per group: games, mean, std, min, quantiles
+    (5%, 25%, median, 75%, 95%) and max, computed from its histogram."""
+    keys, values, counts = _histogram(df, column, by)
+    n = counts.sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = counts @ values / n
+        var = counts @ (values.astype(np.float64) ** 2) / n - mean ** 2
+    q = stats.hist_quantiles(counts, values, (0.0,) + QUANTILES + (1.0,))
+    out = pd.DataFrame({"column": column, "games": n, "mean": mean,
+                        "std": np.sqrt(np.maximum(var, 0)), "min": q[:, 0]})
+    for j, p in enumerate(QUANTILES, start=1):
+        out[f"p{round(p * 100)}"] = q[:, j]
+    out["max"] = q[:, -1]
+    return stats.with_keys(keys, out, np.arange(len(keys)))
+
+
+def length_histogram(df: pd.DataFrame, by="repetition", column: str = "moves") -> pd.DataFrame:
+    """Long table: [by], value of ``column``, games with that value (non-zero counts only)."""
+    keys, values, counts = _histogram(df, column, by)
+    g, i = np.nonzero(counts)
+    out = pd.DataFrame({column: values[i], "games": counts[g, i]})
+    return stats.with_keys(keys, out, g)
+
+
+def repetition_bans(df: pd.DataFrame, by="repetition") -> pd.DataFrame:
+    """Candidate moves the policy found banned by the repetition rule, per group: games with a
+    count, total, mean per game, bans per 100 moves, share of games with a ban (Wilson lo/hi).
+    All counts are zero/NaN when the runs do not record ``repetition_bans``."""
+    codes, keys = stats.groups(df, by)
+    g = len(keys)
+    bans = (df["repetition_bans"].to_numpy(dtype=np.float64) if "repetition_bans" in df.columns
+            else np.full(len(df), np.nan))
+    ok = np.isfinite(bans)
+    b = np.where(ok, bans, 0)
+    out = pd.DataFrame({"games": np.bincount(codes, minlength=g),
+                        "recorded": np.bincount(codes[ok], minlength=g),
+                        "bans": np.bincount(codes, weights=b, minlength=g).astype(np.int64),
+                        "with a ban": np.bincount(codes[ok & (b > 0)], minlength=g)})
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out["mean per game"] = out["bans"] / out["recorded"]
+        if "moves" in df.columns:
+            moves = df["moves"].to_numpy(dtype=np.float64)
+            m = np.bincount(codes[ok], weights=moves[ok], minlength=g)
+            out["per 100 moves"] = np.where(m > 0, 100 * out["bans"] / np.where(m > 0, m, 1), np.nan)
+    out = stats.rate_columns(out, "with a ban", "recorded", prefix="with a ban ")
+    return stats.with_keys(keys, out, np.arange(g))
+
+
+def conversions(df: pd.DataFrame, by="repetition") -> pd.DataFrame:
+    """Per group: mean passes, converted passes and virtual moves per game, the share of games
+    with a converted pass, and the share of four-virtual endings (each with Wilson lo/hi)."""
+    codes, keys = stats.groups(df, by)
+    g = len(keys)
+    n = np.bincount(codes, minlength=g)
+
+    def mean(col):
+        return np.bincount(codes, weights=df[col].to_numpy(dtype=np.float64), minlength=g) / n
+
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out = pd.DataFrame({"games": n, "passes per game": mean("passes"),
+                            "converted per game": mean("converted_passes"),
+                            "virtual per game": mean("virtual_moves_b") + mean("virtual_moves_w")})
+    conv = df["converted_passes"].to_numpy() > 0
+    four = (df["ending"] == "four_virtual").to_numpy()
+    out["with a conversion"] = np.bincount(codes[conv], minlength=g)
+    out["four_virtual"] = np.bincount(codes[four], minlength=g)
+    out = stats.rate_columns(out, "with a conversion", "games", prefix="conversion ")
+    out = stats.rate_columns(out, "four_virtual", "games", prefix="four_virtual ")
+    return stats.with_keys(keys, out, np.arange(g))
+
+
+def _self_check_masks(df: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    esd = df["equal_stones_diff"].to_numpy(dtype=np.float64)
+    expected = df["area_diff_jpd"].to_numpy(dtype=np.float64) - (player_codes(df[FIRST]) == 1)
+    checked = np.isfinite(esd) & np.isfinite(expected)
+    bad = checked & (np.abs(esd - expected) > 1e-6)
+    return checked, bad, expected
+
+
+def self_check(df: pd.DataFrame) -> pd.DataFrame:
+    """The games whose equal-stones result differs from the JPD area result with the A版 point
+    (expected: none), with run, game_id and the numbers involved."""
+    _, bad, expected = _self_check_masks(df)
+    cols = [c for c in ("run", "game_id", "board_size", "repetition", "ending", FIRST,
+                        "area_diff_jpd", "equal_stones_diff") if c in df.columns]
+    out = df.loc[bad, cols].reset_index(drop=True)
+    out["expected"] = expected[bad]
+    out["difference"] = out["equal_stones_diff"].to_numpy(dtype=np.float64) - out["expected"]
+    for c in out.columns:
+        if isinstance(out[c].dtype, pd.CategoricalDtype):
+            out[c] = out[c].astype(object)
+    return out
+
+
+def self_check_summary(df: pd.DataFrame, by=None) -> pd.DataFrame:
+    """Per group: games, games checked (both results present), mismatches (expected 0)."""
+    codes, keys = stats.groups(df, by)
+    checked, bad, _ = _self_check_masks(df)
+    g = len(keys)
+    out = pd.DataFrame({"games": np.bincount(codes, minlength=g),
+                        "checked": np.bincount(codes[checked], minlength=g),
+                        "mismatches": np.bincount(codes[bad], minlength=g)})
+    return stats.with_keys(keys, out, np.arange(g))

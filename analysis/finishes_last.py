@@ -1,0 +1,95 @@
+"""Who finishes last (收后方, ``last_real_move_by``) and who first passed or played a virtual
+move (``first_pass_or_virtual_by``): distributions, cross-table, how often they are not
+opposite players, and how that relates to the parity of the JPD area difference.
+
+The two players decide the extra point of 唐宋版 (Black finished last) and of A版 (White was
+first to pass or virtual): when they are the same player exactly one of the two rulesets
+charges Black the point.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from analysis import stats
+
+PLAYERS = ("B", "W")
+LAST, FIRST = "last_real_move_by", "first_pass_or_virtual_by"
+COLUMNS = (LAST, FIRST, "area_diff_jpd")
+#: How the two players relate in one game.
+RELATIONS = ("opposite", "same", "no pass or virtual", "no real move")
+PARITIES = ("even", "odd", "not whole")
+
+
+def player_codes(values: pd.Series) -> np.ndarray:
+    """int8 codes: 0 = B, 1 = W, 2 = none (null)."""
+    c = stats.codes(values, PLAYERS)
+    return np.where(c < 0, 2, c).astype(np.int8)
+
+
+def relation_codes(df: pd.DataFrame) -> np.ndarray:
+    """int8 index into RELATIONS for every game."""
+    last, first = player_codes(df[LAST]), player_codes(df[FIRST])
+    rel = np.where(last == first, 1, 0).astype(np.int8)
+    rel[first == 2] = 2
+    rel[last == 2] = 3
+    return rel
+
+
+def parity_codes(diff: pd.Series) -> np.ndarray:
+    """int8 index into PARITIES of a score difference (NaN counts as ``not whole``)."""
+    d2 = np.rint(diff.to_numpy(dtype=np.float64) * 2)
+    whole = np.isfinite(d2) & (np.mod(d2, 2) == 0)
+    odd = whole & (np.mod(d2, 4) == 2)
+    return np.where(whole, np.where(odd, 1, 0), 2).astype(np.int8)
+
+
+def player_shares(df: pd.DataFrame, by=None) -> pd.DataFrame:
+    """Counts and shares of B / W / none for both columns (one row per column and group)."""
+    codes, keys = stats.groups(df, by)
+    frames = []
+    for col in (LAST, FIRST):
+        t = stats.counts_2d(codes, player_codes(df[col]).astype(np.int64), len(keys), 3)
+        games = t.sum(axis=1)
+        out = pd.DataFrame({"column": col, "games": games, "B": t[:, 0], "W": t[:, 1],
+                            "none": t[:, 2]})
+        with np.errstate(invalid="ignore", divide="ignore"):
+            for j, name in enumerate(("B", "W", "none")):
+                out[f"{name} share"] = t[:, j] / games
+        frames.append(stats.with_keys(keys, out, np.arange(len(keys))))
+    return pd.concat(frames, ignore_index=True)
+
+
+def crosstab(df: pd.DataFrame, normalize: bool = False) -> pd.DataFrame:
+    """last_real_move_by (rows) x first_pass_or_virtual_by (columns), B / W / none;
+    shares of all games when ``normalize``."""
+    last, first = player_codes(df[LAST]), player_codes(df[FIRST])
+    t = np.bincount(last.astype(np.int64) * 3 + first, minlength=9).reshape(3, 3)
+    labels = ["B", "W", "none"]
+    out = pd.DataFrame(t, index=pd.Index(labels, name="finished last"),
+                       columns=pd.Index(labels, name="first pass or virtual"))
+    return out / max(t.sum(), 1) if normalize else out
+
+
+def relations(df: pd.DataFrame, by=None) -> pd.DataFrame:
+    """Counts of each relation and the not-opposite rate (``same`` / games where both players
+    are defined) with its 95% Wilson interval."""
+    codes, keys = stats.groups(df, by)
+    t = stats.counts_2d(codes, relation_codes(df).astype(np.int64), len(keys), len(RELATIONS))
+    out = pd.DataFrame({"games": t.sum(axis=1)})
+    for j, name in enumerate(RELATIONS):
+        out[name] = t[:, j]
+    out["both defined"] = t[:, 0] + t[:, 1]
+    out = stats.rate_columns(out, "same", "both defined", prefix="not opposite ")
+    return stats.with_keys(keys, out, np.arange(len(keys)))
+
+
+def parity_table(df: pd.DataFrame, by=None) -> pd.DataFrame:
+    """``relations`` split by the parity of ``area_diff_jpd`` (even / odd / not whole)."""
+    cols = stats.by_columns(by)
+    work = df[cols + [LAST, FIRST]].copy() if cols else df[[LAST, FIRST]].copy()
+    work["area diff parity"] = pd.Categorical.from_codes(parity_codes(df["area_diff_jpd"]),
+                                                         categories=list(PARITIES))
+    out = relations(work, by=cols + ["area diff parity"])
+    return out

@@ -1,0 +1,211 @@
+"""The HTML report: execute the analysis notebooks on some runs and write one self-contained
+HTML file (figures embedded as base64 PNG, code hidden, no external scripts).
+
+``jpdsim report RUN_DIR... [--out FILE]`` calls ``main``; ``build_report`` does the work.
+Each notebook runs in its own kernel started from the current interpreter, with the run
+folders injected after its cell tagged ``parameters`` (as papermill does).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Sequence
+
+import nbformat
+from jinja2 import DictLoader
+from jupyter_client.kernelspec import KernelSpec
+from jupyter_client.manager import AsyncKernelManager
+from nbclient import NotebookClient
+from nbclient.exceptions import CellExecutionError
+from nbconvert import HTMLExporter
+
+from analysis.load import RunError, check_run, part_files
+
+NOTEBOOK_DIR = Path(__file__).resolve().parent / "notebooks"
+#: The report's parts, in order.
+NOTEBOOKS = ("01_disagreement.ipynb", "02_finishes_last.ipynb", "03_ab_komi.ipynb",
+             "04_superko_cycles.ipynb")
+
+# The lab template without its <script src=...> tags (require.js, MathJax, mermaid): the
+# report must open offline and the notebooks need no JavaScript.
+_TEMPLATE = "jpdsim_report.html.j2"
+_TEMPLATE_SOURCE = """{%- extends 'index.html.j2' -%}
+{%- block html_head_js -%}{%- endblock html_head_js -%}
+{%- block html_head_js_mathjax -%}{%- endblock html_head_js_mathjax -%}
+{%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}
+{%- block extra_css -%}
+<style type="text/css">
+  body.jp-Notebook { max-width: 1180px; margin: 0 auto; padding: 1em 2em; }
+  .jp-RenderedHTMLCommon table { font-size: 12px; margin-bottom: 0.6em; }
+  .jp-RenderedHTMLCommon caption { caption-side: top; text-align: left; font-weight: 600; }
+  .jp-OutputArea-output img { max-width: 100%; height: auto; }
+  .jp-Cell { padding: 2px 0; }
+</style>
+{%- endblock extra_css -%}
+"""
+
+
+class ReportError(RuntimeError):
+    """A notebook failed while the report was built."""
+
+
+class _CurrentPythonKernel(AsyncKernelManager):
+    """A kernel manager whose kernel is ipykernel in the interpreter running this code."""
+
+    @property
+    def kernel_spec(self) -> KernelSpec:
+        if self._kernel_spec is None:
+            self._kernel_spec = KernelSpec(
+                argv=[sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+                display_name=f"Python {sys.version_info[0]} ({sys.executable})",
+                language="python", resource_dir="",
+                metadata={"supported_encryption": ["curve"]})
+        return self._kernel_spec
+
+
+def _encryption() -> dict:
+    """Ask for CurveZMQ-encrypted kernel sockets where jupyter_client and libzmq offer them
+    (otherwise ipykernel warns about plain TCP on every start)."""
+    try:
+        import zmq
+        if "transport_encryption" in AsyncKernelManager.class_trait_names() and zmq.has("curve"):
+            return {"transport_encryption": "auto"}
+    except ImportError:
+        pass
+    return {}
+
+
+def check_runs(run_dirs: Sequence[str | Path]) -> list[Path]:
+    """The run folders as absolute paths; RunError if one is not a run or has no games."""
+    if not run_dirs:
+        raise RunError("no run folder given")
+    paths = []
+    for d in run_dirs:
+        path = check_run(d).resolve()
+        if not part_files(path):
+            raise RunError(f"{path}: not a jpdsim run (no part-*.parquet in games/)")
+        paths.append(path)
+    return paths
+
+
+def inject_parameters(nb: nbformat.NotebookNode, run_dirs: Sequence[str | Path]) -> None:
+    """Insert ``RUN_DIRS = [...]`` after the cell tagged ``parameters`` (or first)."""
+    source = "RUN_DIRS = " + repr([str(d) for d in run_dirs])
+    cell = nbformat.v4.new_code_cell(source, metadata={"tags": ["injected-parameters"]})
+    where = next((i + 1 for i, c in enumerate(nb.cells)
+                  if "parameters" in c.get("metadata", {}).get("tags", [])), 0)
+    nb.cells.insert(where, cell)
+
+
+def execute_notebook(path: str | Path, run_dirs: Sequence[str | Path],
+                     timeout: int | None = None) -> nbformat.NotebookNode:
+    """Run one notebook on ``run_dirs`` in a fresh kernel and return it with its outputs;
+    raise ReportError naming the notebook and the failing cell's error."""
+    path = Path(path)
+    nb = nbformat.read(path, as_version=4)
+    inject_parameters(nb, run_dirs)
+    root = str(Path(__file__).resolve().parent.parent)
+    env = {**os.environ, "PYDEVD_DISABLE_FILE_VALIDATION": "1",
+           "MPLBACKEND": "module://matplotlib_inline.backend_inline",
+           "PYTHONPATH": os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p)}
+    client = NotebookClient(nb, timeout=timeout, kernel_manager_class=_CurrentPythonKernel,
+                            kernel_name="python3", resources={"metadata": {"path": str(path.parent)}})
+    try:
+        client.execute(env=env, **_encryption())
+    except CellExecutionError as err:
+        ename = getattr(err, "ename", None)
+        detail = f"{ename}: {err.evalue}" if ename else str(err).splitlines()[0]
+        raise ReportError(f"{path.name}: a cell failed: {detail}") from err
+    return nb
+
+
+def _merge(parts: list[tuple[str, nbformat.NotebookNode, float]], run_dirs: list[Path],
+           total: float) -> nbformat.NotebookNode:
+    """One notebook: a title cell, every part's cells that show something, a timing table."""
+    runs = "\n".join(f"- `{d}`" for d in run_dirs)
+    now = _dt.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z")
+    titles = []
+    for name, nb, _ in parts:
+        first = next((c.source for c in nb.cells if c.cell_type == "markdown"), name)
+        titles.append(first.splitlines()[0].lstrip("# ").strip())
+    contents = "\n".join(f"{i}. {t}" for i, t in enumerate(titles, 1))
+    head = nbformat.v4.new_markdown_cell(
+        f"# jpdsim report\n\nRuns:\n\n{runs}\n\nWritten {now}. Parts:\n\n{contents}")
+    cells = [head]
+    for k, (_, nb, _) in enumerate(parts, 1):
+        for c in nb.cells:
+            if c.cell_type == "code" and not c.get("outputs"):
+                continue
+            if "injected-parameters" in c.get("metadata", {}).get("tags", []):
+                continue
+            c = nbformat.from_dict(dict(c))
+            c.id = f"p{k}-{c.get('id') or len(cells)}"
+            cells.append(c)
+    rows = "\n".join(f"| {name} | {sec:.1f} |" for name, _, sec in parts)
+    cells.append(nbformat.v4.new_markdown_cell(
+        f"## Report timing\n\n| part | seconds |\n|---|---:|\n{rows}\n| total | {total:.1f} |"))
+    merged = nbformat.v4.new_notebook(cells=cells)
+    merged.metadata = dict(parts[0][1].metadata) if parts else {}
+    merged.metadata["title"] = "jpdsim report"
+    return merged
+
+
+def to_html(nb: nbformat.NotebookNode) -> str:
+    """Self-contained HTML of an executed notebook, code cells hidden."""
+    exporter = HTMLExporter(template_name="lab", template_file=_TEMPLATE,
+                            extra_loaders=[DictLoader({_TEMPLATE: _TEMPLATE_SOURCE})],
+                            exclude_input=True, exclude_input_prompt=True,
+                            exclude_output_prompt=True, embed_images=True)
+    html, _ = exporter.from_notebook_node(nb)
+    return html
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def build_report(run_dirs: list, out: str | Path | None = None, notebooks: Sequence[str] = NOTEBOOKS,
+                 timeout: int | None = None) -> Path:
+    """Execute the notebooks on ``run_dirs`` and write one HTML file (default
+    ``<first run dir>/report.html``), atomically; print each part's time; return the path.
+    Raises RunError (a ValueError) for a folder that is not a run, ReportError if a notebook fails."""
+    dirs = check_runs(run_dirs)
+    out = Path(out) if out is not None else dirs[0] / "report.html"
+    started = time.perf_counter()
+    parts = []
+    for name in notebooks:
+        t0 = time.perf_counter()
+        nb = execute_notebook(NOTEBOOK_DIR / name, dirs, timeout=timeout)
+        seconds = time.perf_counter() - t0
+        print(f"report: {name} {seconds:.1f} s", flush=True)
+        parts.append((name, nb, seconds))
+    t0 = time.perf_counter()
+    merged = _merge(parts, dirs, time.perf_counter() - started)
+    html = to_html(merged)
+    _write_atomic(out, html)
+    print(f"report: HTML {time.perf_counter() - t0:.1f} s; total {time.perf_counter() - started:.1f} s"
+          f" -> {out}", flush=True)
+    return out
+
+
+def main(args) -> int:
+    """CLI entry (``jpdsim report``): args.run_dirs (list of str), args.out (str or None)."""
+    from sim.errors import UserError
+    try:
+        build_report(list(args.run_dirs), args.out)
+    except RunError as err:
+        raise UserError(str(err)) from None
+    return 0

@@ -1,0 +1,127 @@
+"""The notebooks, the figures and the HTML report, on small runs written from hand-made rows."""
+
+import argparse
+import re
+
+import nbformat
+import pytest
+
+from analysis import ab_effect, cycles, disagreement, finishes_last, komi, plots, report, show
+from sim.errors import UserError
+from tests.analysis_fixtures import (NO_BANS, PLANTED_BAD_GAME, frame, rows_no_result, rows_superko,
+                                     write_run)
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    root = tmp_path_factory.mktemp("runs")
+    a = write_run(root, "superko-9", rows_superko())
+    b = write_run(root, "noresult-7", rows_no_result(), drop=NO_BANS, board_size=7,
+                  repetition="no_result")
+    return [a, b]
+
+
+@pytest.fixture(scope="module")
+def built(runs, tmp_path_factory):
+    """The report built once through the CLI entry point (every notebook executed)."""
+    out = tmp_path_factory.mktemp("out") / "sub" / "report.html"
+    rc = report.main(argparse.Namespace(run_dirs=[str(d) for d in runs], out=str(out)))
+    assert rc == 0
+    return out
+
+
+@pytest.mark.parametrize("name", report.NOTEBOOKS)
+def test_committed_notebooks_are_clean(name):
+    nb = nbformat.read(report.NOTEBOOK_DIR / name, as_version=4)
+    nbformat.validate(nb)
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    assert all(not c.outputs and c.execution_count is None for c in code), "outputs stored"
+    params = [c for c in code if "parameters" in c.metadata.get("tags", [])]
+    assert len(params) == 1 and "RUN_DIRS" in params[0].source
+    assert any(c.cell_type == "markdown" for c in nb.cells)
+
+
+def test_report_is_one_self_contained_html(built):
+    html = built.read_text(encoding="utf-8")
+    images = re.findall(r'<img[^>]+src="data:image/png;base64,', html)
+    assert len(images) >= 12  # every figure of the four notebooks, embedded
+    assert "<script src=" not in html and 'src="http' not in html
+    for title in ("Disagreement between rulesets", "Who finishes last", "The A/B effect and komi",
+                  "Superko and cycles", "Report timing"):
+        assert title in html
+    assert "Traceback" not in html and "Error" not in re.sub(r"<style.*?</style>", "", html, flags=re.S)
+    assert str(PLANTED_BAD_GAME) in html and "1 game(s) fail the self-check" in html
+    assert [p.name for p in built.parent.iterdir()] == ["report.html"]  # no temporary file left
+
+
+def test_bad_run_folder_is_a_user_error(tmp_path, runs):
+    args = argparse.Namespace(run_dirs=[str(runs[0]), str(tmp_path)], out=None)
+    with pytest.raises(UserError, match=f"{tmp_path}: not a jpdsim run"):
+        report.main(args)
+    with pytest.raises(ValueError, match="no run folder"):
+        report.build_report([])
+
+
+def _quick(monkeypatch):
+    """Replace notebook execution by a trivial executed notebook (for path and write tests)."""
+    def fake(path, run_dirs, timeout=None):
+        nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(f"# {path.name}")])
+        return nb
+    monkeypatch.setattr(report, "execute_notebook", fake)
+
+
+def test_default_path_and_timing(runs, monkeypatch, capsys):
+    _quick(monkeypatch)
+    path = report.build_report([str(runs[1]), str(runs[0])])
+    assert path == runs[1].resolve() / "report.html" and path.is_file()
+    printed = capsys.readouterr().out
+    assert all(name in printed for name in report.NOTEBOOKS) and "total" in printed
+    path.unlink()
+
+
+def test_write_is_atomic(runs, tmp_path, monkeypatch):
+    _quick(monkeypatch)
+    out = tmp_path / "report.html"
+    out.write_text("old report")
+
+    def broken(nb):
+        raise RuntimeError("export failed")
+    monkeypatch.setattr(report, "to_html", broken)
+    with pytest.raises(RuntimeError, match="export failed"):
+        report.build_report(runs, out)
+    assert out.read_text() == "old report" and [p.name for p in tmp_path.iterdir()] == ["report.html"]
+
+
+def test_failing_notebook_names_itself(runs, tmp_path, monkeypatch):
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell("RUN_DIRS = []", metadata={"tags": ["parameters"]}),
+        nbformat.v4.new_code_cell("assert RUN_DIRS, 'no runs'\nraise KeyError('boom')")])
+    nbformat.write(nb, tmp_path / "bad.ipynb")
+    monkeypatch.setattr(report, "NOTEBOOK_DIR", tmp_path)
+    with pytest.raises(report.ReportError, match="bad.ipynb: a cell failed: KeyError"):
+        report.build_report(runs, tmp_path / "r.html", notebooks=["bad.ipynb"])
+    assert not (tmp_path / "r.html").exists()
+
+
+def test_figures_and_tables_on_tiny_and_empty_data():
+    df = frame(rows_superko() + [{"area_diff_jpd": 1, "ending": "cycle"}])
+    empty = frame([{"area_diff_jpd": 3, "ending": "cycle"}])
+    for data in (df, empty):
+        d = disagreement.disagreement(data, by="board_size")
+        figs = [plots.disagreement_heatmap(disagreement.disagreement_matrix(data)),
+                plots.disagreement_directions(disagreement.disagreement(data)),
+                plots.rate_by(d, "board_size", ["ruleset_1", "ruleset_2"]),
+                plots.crosstab_heatmap(finishes_last.crosstab(data, normalize=True), "x"),
+                plots.stacked_shares(finishes_last.relations(data, by="board_size"), "board_size",
+                                     list(finishes_last.RELATIONS), "x"),
+                plots.ab_area_diff(ab_effect.area_diff_histogram(data)),
+                plots.komi_curves(komi.komi_curves(data)),
+                plots.komi_curves(komi.komi_curves(data, by="board_size"), by="board_size"),
+                plots.fair_komi(komi.fair_komi(data, n_boot=10)),
+                plots.length_histogram(cycles.length_histogram(data), by="repetition")]
+        for fig in figs:
+            ax = fig.axes[0]
+            assert ax.get_xlabel() and (ax.get_ylabel() or ax.get_title())
+            fig.savefig(__import__("io").BytesIO(), format="png")
+        html = show.table(d).to_html()
+        assert ("%" in html) == (data is df)
