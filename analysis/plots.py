@@ -84,7 +84,7 @@ def rate_by(table: pd.DataFrame, by: str, series, rate: str = "rate", lo: str = 
         x = sub[by].to_numpy(dtype=float) if numeric else [cats.index(str(v)) for v in sub[by]]
         y = sub[rate].to_numpy(dtype=float) * 100
         err = np.vstack([y - sub[lo].to_numpy(dtype=float) * 100,
-                         sub[hi].to_numpy(dtype=float) * 100 - y])
+                         sub[hi].to_numpy(dtype=float) * 100 - y]).clip(min=0)  # rounding at 0 and 1
         ax.errorbar(x, y, yerr=err, marker="o", capsize=3, label=str(name))
     if not numeric:
         ax.set_xticks(range(len(cats)), cats, rotation=20, ha="right", fontsize=8)
