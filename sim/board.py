@@ -1,42 +1,38 @@
 """Board kernels: stones, chains, liberties, captures and Zobrist keys. No rule knobs here.
 
-Chains are circular linked lists (``nxt``) with a head (``head``); each head keeps the chain's
+Chains are circular linked lists (``NXT``) with a head (``HEAD``); each head keeps the chain's
 size, its pseudo-liberty count and the sum and sum of squares of its pseudo-liberty points, so
 "exactly one liberty, at point p" is exact and O(1) (libfuego / libego technique).
 """
 
-import numpy as np
 from numba import njit
 
-from sim.state import BLACK, BORDER, EMPTY, N, N_EMPTY, W, WHITE
+from sim.state import (
+    BLACK, BORDER, CHASH, CSIZE, EMPTIES, EMPTY, EPOS, HASH, HEAD, LIBSQ, LIBSUM, N, N_EMPTY, NXT,
+    PLIB, STACK, W, WHITE, ZOB,
+)
 
 
 @njit(cache=True, _nrt=False)
-def in_atari_at(g, h, p):
+def in_atari_at(pt, h, p):
     """Whether chain ``h`` has exactly one liberty, the point ``p``."""
-    n = g.plib[h]
-    return n > 0 and g.libsum[h] == p * n and g.libsq[h] == p * p * n
+    n = pt[PLIB, h]
+    return n > 0 and pt[LIBSUM, h] == p * n and pt[LIBSQ, h] == p * p * n
 
 
 @njit(cache=True, _nrt=False)
-def has_one_liberty(g, h):
+def has_one_liberty(pt, h):
     """Whether chain ``h`` has exactly one liberty (all its pseudo-liberties are one point)."""
-    n = g.plib[h]
-    return n > 0 and n * g.libsq[h] == g.libsum[h] * g.libsum[h]
+    n = pt[PLIB, h]
+    return n > 0 and n * pt[LIBSQ, h] == pt[LIBSUM, h] * pt[LIBSUM, h]
 
 
 @njit(cache=True, _nrt=False)
-def _add_lib(g, h, p):
-    g.plib[h] += 1
-    g.libsum[h] += p
-    g.libsq[h] += p * p
-
-
-@njit(cache=True, _nrt=False)
-def _remove_lib(g, h, p):
-    g.plib[h] -= 1
-    g.libsum[h] -= p
-    g.libsq[h] -= p * p
+def _add_lib(pt, h, p, d):
+    """Add (d = 1) or remove (d = -1) the pseudo-liberty ``p`` of chain ``h``."""
+    pt[PLIB, h] += d
+    pt[LIBSUM, h] += d * p
+    pt[LIBSQ, h] += d * p * p
 
 
 @njit(cache=True, _nrt=False)
@@ -49,56 +45,53 @@ def clear(g):
         for x in range(n):
             p = (y + 1) * w + x + 1
             g.color[p] = EMPTY
-            g.empties[k] = p
-            g.epos[p] = k
+            g.pt[EMPTIES, k] = p
+            g.pt[EPOS, p] = k
             k += 1
     g.st[N_EMPTY] = k
-    g.hash[0] = 0
+    g.st[HASH] = 0
 
 
 @njit(cache=True, _nrt=False)
-def _merge(g, a, b):
+def _merge(pt, a, b):
     """Merge chain ``b`` into chain ``a`` (heads); the smaller list is relabelled."""
-    if g.csize[a] < g.csize[b]:
+    if pt[CSIZE, a] < pt[CSIZE, b]:
         a, b = b, a
     s = b
     while True:
-        g.head[s] = a
-        s = g.nxt[s]
+        pt[HEAD, s] = a
+        s = pt[NXT, s]
         if s == b:
             break
-    g.nxt[a], g.nxt[b] = g.nxt[b], g.nxt[a]
-    g.csize[a] += g.csize[b]
-    g.plib[a] += g.plib[b]
-    g.libsum[a] += g.libsum[b]
-    g.libsq[a] += g.libsq[b]
-    g.chash[a] ^= g.chash[b]
-    return a
+    pt[NXT, a], pt[NXT, b] = pt[NXT, b], pt[NXT, a]
+    for row in (CSIZE, PLIB, LIBSUM, LIBSQ):
+        pt[row, a] += pt[row, b]
+    pt[CHASH, a] ^= pt[CHASH, b]
 
 
 @njit(cache=True, _nrt=False)
 def _remove_chain(g, h):
     """Take chain ``h`` off the board; returns the number of stones removed."""
-    c = g.color[h]
+    pt, color = g.pt, g.color
     w = g.st[W]
+    g.st[HASH] ^= pt[CHASH, h]
     s = h
     while True:  # first empty every point, then give the liberties to the neighbours
-        g.color[s] = EMPTY
-        g.hash[0] ^= g.zob[c, s]
+        color[s] = EMPTY
         k = g.st[N_EMPTY]
-        g.empties[k] = s
-        g.epos[s] = k
+        pt[EMPTIES, k] = s
+        pt[EPOS, s] = k
         g.st[N_EMPTY] = k + 1
-        s = g.nxt[s]
+        s = pt[NXT, s]
         if s == h:
             break
     count = 0
     while True:
         count += 1
         for q in (s - w, s - 1, s + 1, s + w):
-            if g.color[q] == BLACK or g.color[q] == WHITE:
-                _add_lib(g, g.head[q], s)
-        s = g.nxt[s]
+            if color[q] == BLACK or color[q] == WHITE:
+                _add_lib(pt, pt[HEAD, q], s, 1)
+        s = pt[NXT, s]
         if s == h:
             break
     return count
@@ -108,29 +101,31 @@ def _remove_chain(g, h):
 def put_stone(g, p, c):
     """Place a stone of colour ``c`` on the empty point ``p`` and merge it with its friends;
     no captures (setup positions use this directly)."""
+    pt, color = g.pt, g.color
     w = g.st[W]
-    g.color[p] = c
-    g.hash[0] ^= g.zob[c, p]
+    color[p] = c
+    key = pt[ZOB + c - 1, p]
+    g.st[HASH] ^= key
     k = g.st[N_EMPTY] - 1
-    last = g.empties[k]
-    g.empties[g.epos[p]] = last
-    g.epos[last] = g.epos[p]
+    last = pt[EMPTIES, k]
+    pt[EMPTIES, pt[EPOS, p]] = last
+    pt[EPOS, last] = pt[EPOS, p]
     g.st[N_EMPTY] = k
-    g.head[p] = p
-    g.nxt[p] = p
-    g.csize[p] = 1
-    g.plib[p] = 0
-    g.libsum[p] = 0
-    g.libsq[p] = 0
-    g.chash[p] = g.zob[c, p]
+    pt[HEAD, p] = p
+    pt[NXT, p] = p
+    pt[CSIZE, p] = 1
+    pt[PLIB, p] = 0
+    pt[LIBSUM, p] = 0
+    pt[LIBSQ, p] = 0
+    pt[CHASH, p] = key
     for q in (p - w, p - 1, p + 1, p + w):
-        cq = g.color[q]
+        cq = color[q]
         if cq == EMPTY:
-            _add_lib(g, g.head[p], q)
+            _add_lib(pt, pt[HEAD, p], q, 1)
         elif cq == BLACK or cq == WHITE:
-            _remove_lib(g, g.head[q], p)
-            if cq == c and g.head[q] != g.head[p]:
-                _merge(g, g.head[q], g.head[p])
+            _add_lib(pt, pt[HEAD, q], p, -1)
+            if cq == c and pt[HEAD, q] != pt[HEAD, p]:
+                _merge(pt, pt[HEAD, q], pt[HEAD, p])
 
 
 @njit(cache=True, _nrt=False)
@@ -141,87 +136,80 @@ def play_stone(g, p, c):
     put_stone(g, p, c)
     captured = 0
     for q in (p - w, p - 1, p + 1, p + w):
-        if g.color[q] == 3 - c and g.plib[g.head[q]] == 0:
-            captured += _remove_chain(g, g.head[q])
+        if g.color[q] == 3 - c and g.pt[PLIB, g.pt[HEAD, q]] == 0:
+            captured += _remove_chain(g, g.pt[HEAD, q])
     suicided = 0
-    if captured == 0 and g.plib[g.head[p]] == 0:
-        suicided = _remove_chain(g, g.head[p])
+    if captured == 0 and g.pt[PLIB, g.pt[HEAD, p]] == 0:
+        suicided = _remove_chain(g, g.pt[HEAD, p])
     return captured, suicided
-
-
-@njit(cache=True, _nrt=False)
-def chain_has_no_liberty(g, p):
-    """Whether the chain of the stone at ``p`` has no liberty (setup validation)."""
-    return g.plib[g.head[p]] == 0
 
 
 @njit(cache=True, _nrt=False)
 def key_after(g, p, c):
     """Before playing ``c`` at the empty ``p``: (board key after the move, kind) with kind 0 for
     an ordinary move or capture, 1 for a single-stone suicide, 2 for a multi-stone suicide."""
+    pt, color = g.pt, g.color
     w = g.st[W]
-    key = g.hash[0] ^ g.zob[c, p]
-    captured = np.uint64(0)
-    own = np.uint64(0)
-    h0 = h1 = h2 = h3 = -1  # chains already seen among the (at most 4) neighbours
+    board_key = g.st[HASH]
+    captured = 0
+    own = 0
+    h0 = h1 = h2 = -1  # chains already seen among the neighbours
     liberty = False
     friends = False
     for i, q in enumerate((p - w, p - 1, p + 1, p + w)):
-        cq = g.color[q]
+        cq = color[q]
         if cq == EMPTY:
             liberty = True
             continue
         if cq == BORDER:
             continue
-        h = g.head[q]
-        if h == h0 or h == h1 or h == h2 or h == h3:
+        h = pt[HEAD, q]
+        if h == h0 or h == h1 or h == h2:
             continue
         if i == 0:
             h0 = h
         elif i == 1:
             h1 = h
-        elif i == 2:
-            h2 = h
         else:
-            h3 = h
+            h2 = h
         if cq == c:
             friends = True
-            if in_atari_at(g, h, p):
-                own ^= g.chash[h]
+            if in_atari_at(pt, h, p):
+                own ^= pt[CHASH, h]
             else:
                 liberty = True
-        elif in_atari_at(g, h, p):
-            captured ^= g.chash[h]
+        elif in_atari_at(pt, h, p):
+            captured ^= pt[CHASH, h]
             liberty = True
     if liberty:
-        return key ^ captured, 0
+        return board_key ^ pt[ZOB + c - 1, p] ^ captured, 0
     if not friends:
-        return g.hash[0], 1
-    return g.hash[0] ^ own, 2
+        return board_key, 1
+    return board_key ^ own, 2
 
 
 @njit(cache=True, _nrt=False)
 def board_after(g, p, c, kind, out):
     """Write into ``out`` (N*N colours) the board after ``c`` plays at ``p`` (kind from
     ``key_after``); exact comparisons only, so clarity before speed."""
+    pt, color = g.pt, g.color
     n, w = g.st[N], g.st[W]
     for y in range(n):
         for x in range(n):
-            out[y * n + x] = g.color[(y + 1) * w + x + 1]
-    heads = g.scratch
+            out[y * n + x] = color[(y + 1) * w + x + 1]
+    heads = pt[STACK]
     k = 0
     for q in (p - w, p - 1, p + 1, p + w):
-        cq = g.color[q]
-        if cq == BLACK or cq == WHITE:
-            if (kind == 0 and cq == 3 - c) or (kind == 2 and cq == c):
-                if in_atari_at(g, g.head[q], p):
-                    heads[k] = g.head[q]
-                    k += 1
+        cq = color[q]
+        if (kind == 0 and cq == 3 - c) or (kind == 2 and cq == c):
+            if in_atari_at(pt, pt[HEAD, q], p):
+                heads[k] = pt[HEAD, q]
+                k += 1
     for i in range(k):
         s = heads[i]
         while True:
             out[(s // w - 1) * n + s % w - 1] = EMPTY
-            s = g.nxt[s]
+            s = pt[NXT, s]
             if s == heads[i]:
                 break
     if kind == 0:

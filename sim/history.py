@@ -2,14 +2,14 @@
 
 Passes and their conversion, virtual moves, the repetition rule of each mode, the four-virtual
 count per board position, the move cap. The position after move ``m`` (real or virtual,
-converted passes included) is logged as ``log_hash[m]`` (global key: board key xor the keys of
-both virtual-stone counts). The repetition table holds, per mode:
+converted passes included) is logged as ``tab[LOG_HASH, m]`` (global key: board key xor the
+keys of both virtual-stone counts). The repetition table holds, per mode:
 
 - global_superko, no_result: the global keys since the last virtual move (virtual-stone
   counts only grow, so no earlier global position can recur; the table is cleared there);
 - board_superko: every board key of the game;
 - situational_superko: board key xor side-to-move key after every move;
-- basic_ko: nothing (the two-move rule reads ``log_hash``).
+- basic_ko: nothing (the two-move rule reads the log).
 
 A hash hit is a ban only after a full comparison in exact mode (``st[EXACT]``).
 """
@@ -18,10 +18,12 @@ from numba import njit
 
 from sim.board import board_after, clear, key_after, play_stone, put_stone
 from sim.state import (
-    ACTIONS, BASIC_KO, BLACK, BOARD_SUPERKO, CONVERTED, CYCLE, ENDING, EXACT, FIRST_PV,
-    FOUR_VIRTUAL, FV_GEN, GAME_OVER, GEN, GLOBAL_SUPERKO, KO, LAST_REAL, LOST, MAX_ACTIONS, MOVES,
-    MOVE_LIMIT, N, NO_RESULT, OCCUPIED, OK, OK_CYCLE, PASSES, PAUSE, PENDING_PASS, REAL, REP,
-    N_EMPTY, SETUP, SITUATIONAL_SUPERKO, SUIC, SUICIDE, SUICIDE_NONE, SUICIDES_, SUPERKO, TO_MOVE, VIRT, W,
+    ACTIONS, BASIC_KO, BLACK, BOARD_SUPERKO, CAND, CONVERTED, CYCLE, EMPTIES, ENDING, EXACT,
+    FIRST_PV, FOUR_VIRTUAL, FV_COUNT, FV_GEN, FV_KEY, FV_REF, FV_STAMP, GAME_OVER, GEN,
+    GLOBAL_SUPERKO, HASH, HEAD, KO, LAST_REAL, LOG_HASH, LOG_VB, LOG_VW, LOST, MAX_ACTIONS, MOVES,
+    MOVE_LIMIT, N, N_EMPTY, NO_RESULT, OCCUPIED, OK, OK_CYCLE, PASSES, PAUSE, PENDING_PASS, PLIB,
+    REAL, REP, REP_KEY, REP_REF, REP_STAMP, SETUP, SIDEKEY, SITUATIONAL_SUPERKO, SUIC, SUICIDE,
+    SUICIDE_NONE, SUICIDES_, SUPERKO, TO_MOVE, VIRT, VKEY, W,
 )
 
 PASS, VIRTUAL = -1, -2
@@ -31,25 +33,12 @@ PASS, VIRTUAL = -1, -2
 
 @njit(cache=True, _nrt=False)
 def global_key(g, board_key, vb, vw):
-    return board_key ^ g.vkey[BLACK, vb] ^ g.vkey[2, vw]
+    return board_key ^ g.tab[VKEY, vb] ^ g.tab[VKEY + 1, vw]
 
 
 @njit(cache=True, _nrt=False)
-def _log_position(g):
-    """Log the position after move st[MOVES]."""
-    m = g.st[MOVES]
-    g.log_hash[m] = global_key(g, g.hash[0], g.st[VIRT], g.st[VIRT + 1])
-    if g.st[EXACT]:
-        n, w = g.st[N], g.st[W]
-        for y in range(n):
-            for x in range(n):
-                g.log_board[m, y * n + x] = g.color[(y + 1) * w + x + 1]
-        g.log_virt[m, 0] = g.st[VIRT]
-        g.log_virt[m, 1] = g.st[VIRT + 1]
-
-
-@njit(cache=True, _nrt=False)
-def _current_board(g, out):
+def _board_into(g, out):
+    """The N*N colours of the board into ``out``."""
     n, w = g.st[N], g.st[W]
     for y in range(n):
         for x in range(n):
@@ -57,73 +46,89 @@ def _current_board(g, out):
 
 
 @njit(cache=True, _nrt=False)
+def _log_position(g):
+    """Log the position after move st[MOVES]."""
+    m = g.st[MOVES]
+    g.tab[LOG_HASH, m] = global_key(g, g.st[HASH], g.st[VIRT], g.st[VIRT + 1])
+    if g.st[EXACT]:
+        _board_into(g, g.log_board[m])
+        g.tab[LOG_VB, m] = g.st[VIRT]
+        g.tab[LOG_VW, m] = g.st[VIRT + 1]
+
+
+@njit(cache=True, _nrt=False)
 def _same_board(g, board, m):
-    for i in range(board.size):
+    for i in range(g.log_board.shape[1]):
         if board[i] != g.log_board[m, i]:
             return False
     return True
 
 
+@njit(cache=True, _nrt=False)
+def _same_position(g, board, m, m_next):
+    """Exact mode: whether the logged position ``m`` is the position ``board`` would be as the
+    position after move ``m_next``, in the sense of the repetition rule."""
+    if not _same_board(g, board, m):
+        return False
+    rep = g.st[REP]
+    if rep == BOARD_SUPERKO:
+        return True
+    if rep == SITUATIONAL_SUPERKO:
+        return (m & 1) == (m_next & 1)  # the same side to move
+    return g.tab[LOG_VB, m] == g.st[VIRT] and g.tab[LOG_VW, m] == g.st[VIRT + 1]
+
+
 # ---- open-addressing tables, cleared by a generation stamp ---------------------------------
 
 @njit(cache=True, _nrt=False)
-def _rep_find(g, key, board, vb, vw):
+def _rep_find(g, key, board, m_next):
     """Whether the repetition table holds the position (exact mode: compared in full)."""
-    mask = g.rep_key.size - 1
+    tab = g.tab
+    mask = tab.shape[1] - 1
     i = key & mask
     gen = g.st[GEN]
-    rep = g.st[REP]
-    while g.rep_stamp[i] == gen:
-        if g.rep_key[i] == key:
-            if not g.st[EXACT]:
-                return True
-            m = g.rep_ref[i]
-            if _same_board(g, board, m):
-                if rep == BOARD_SUPERKO:
-                    return True
-                if rep == SITUATIONAL_SUPERKO:
-                    if (m & 1) == (vb & 1):  # vb carries the parity of the move number here
-                        return True
-                elif g.log_virt[m, 0] == vb and g.log_virt[m, 1] == vw:
-                    return True
+    while tab[REP_STAMP, i] == gen:
+        if tab[REP_KEY, i] == key and (not g.st[EXACT]
+                                       or _same_position(g, board, tab[REP_REF, i], m_next)):
+            return True
         i = (i + 1) & mask
     return False
 
 
 @njit(cache=True, _nrt=False)
 def _rep_insert(g, key):
-    mask = g.rep_key.size - 1
+    tab = g.tab
+    mask = tab.shape[1] - 1
     i = key & mask
     gen = g.st[GEN]
-    while g.rep_stamp[i] == gen:
-        if g.rep_key[i] == key and not g.st[EXACT]:
+    while tab[REP_STAMP, i] == gen:
+        if tab[REP_KEY, i] == key and not g.st[EXACT]:
             return
         i = (i + 1) & mask
-    g.rep_stamp[i] = gen
-    g.rep_key[i] = key
-    g.rep_ref[i] = g.st[MOVES]
+    tab[REP_STAMP, i] = gen
+    tab[REP_KEY, i] = key
+    tab[REP_REF, i] = g.st[MOVES]
 
 
 @njit(cache=True, _nrt=False)
 def _count_virtual(g):
-    """Count one virtual move at the current board; returns that board's count."""
-    key = g.hash[0]
-    mask = g.fv_key.size - 1
+    """Count one virtual move at the current board (just logged as move st[MOVES]);
+    returns that board's count."""
+    tab = g.tab
+    key = g.st[HASH]
+    mask = tab.shape[1] - 1
     i = key & mask
     gen = g.st[FV_GEN]
-    exact = g.st[EXACT]
-    board = g.scratch2[: g.st[N] * g.st[N]]
-    if exact:
-        _current_board(g, board)
-    while g.fv_stamp[i] == gen:
-        if g.fv_key[i] == key and (not exact or _same_board(g, board, g.fv_ref[i])):
-            g.fv_count[i] += 1
-            return g.fv_count[i]
+    m = g.st[MOVES]
+    while tab[FV_STAMP, i] == gen:
+        if tab[FV_KEY, i] == key and (not g.st[EXACT] or _same_board(g, g.log_board[m], tab[FV_REF, i])):
+            tab[FV_COUNT, i] += 1
+            return tab[FV_COUNT, i]
         i = (i + 1) & mask
-    g.fv_stamp[i] = gen
-    g.fv_key[i] = key
-    g.fv_count[i] = 1
-    g.fv_ref[i] = g.st[MOVES]  # the position just logged has this board
+    tab[FV_STAMP, i] = gen
+    tab[FV_KEY, i] = key
+    tab[FV_COUNT, i] = 1
+    tab[FV_REF, i] = m
     return 1
 
 
@@ -132,15 +137,16 @@ def _record(g, virtual):
     """Log the position after a move and enter it into the repetition table."""
     _log_position(g)
     rep = g.st[REP]
+    m = g.st[MOVES]
     if rep == GLOBAL_SUPERKO or rep == NO_RESULT:
         if virtual:
             g.st[GEN] += 1
-        _rep_insert(g, g.log_hash[g.st[MOVES]])
+        _rep_insert(g, g.tab[LOG_HASH, m])
     elif rep == BOARD_SUPERKO:
         if not virtual:
-            _rep_insert(g, g.hash[0])
+            _rep_insert(g, g.st[HASH])
     elif rep == SITUATIONAL_SUPERKO:
-        _rep_insert(g, g.hash[0] ^ g.sidekey[1 + (g.st[MOVES] & 1)])
+        _rep_insert(g, g.st[HASH] ^ g.st[SIDEKEY + (m & 1)])
 
 
 # ---- a game ----------------------------------------------------------------------------------
@@ -161,7 +167,7 @@ def reset(g, setup):
             st[SETUP + c - 1] += 1
     for i in range(n * n):
         p = (i // n + 1) * w + i % n + 1
-        if setup[i] != 0 and g.plib[g.head[p]] == 0:
+        if setup[i] != 0 and g.pt[PLIB, g.pt[HEAD, p]] == 0:
             return i
     st[TO_MOVE:] = 0
     st[TO_MOVE] = BLACK
@@ -184,26 +190,23 @@ def judge(g, p, c, converted):
     rep = g.st[REP]
     if converted and rep != BOARD_SUPERKO and rep != SITUATIONAL_SUPERKO:
         return OK  # right after a virtual move no earlier global position can recur
-    vb, vw = g.st[VIRT], g.st[VIRT + 1]
     m = g.st[MOVES]
+    m_next = m + converted + 1  # the move number of the position this move creates
     if rep == SITUATIONAL_SUPERKO:
-        key ^= g.sidekey[1 + ((m + converted + 1) & 1)]
-        vb = m + converted + 1  # the parity of the move number, for the exact comparison
+        key ^= g.st[SIDEKEY + (m_next & 1)]
     elif rep != BOARD_SUPERKO:
-        key = global_key(g, key, vb, vw)
+        key = global_key(g, key, g.st[VIRT], g.st[VIRT + 1])
     exact = g.st[EXACT]
-    board = g.scratch2[: g.st[N] * g.st[N]]
+    board = g.pt[CAND]
     if exact:
         board_after(g, p, c, kind, board)
     if rep == NO_RESULT or rep == BASIC_KO:
-        if m >= 1 and g.log_hash[m - 1] == key:
-            if not exact or (_same_board(g, board, m - 1)
-                             and g.log_virt[m - 1, 0] == vb and g.log_virt[m - 1, 1] == vw):
-                return KO
+        if m >= 1 and g.tab[LOG_HASH, m - 1] == key and (not exact or _same_position(g, board, m - 1, m_next)):
+            return KO
         if rep == BASIC_KO:
             return OK
-        return OK_CYCLE if _rep_find(g, key, board, vb, vw) else OK
-    if _rep_find(g, key, board, vb, vw):
+        return OK_CYCLE if _rep_find(g, key, board, m_next) else OK
+    if _rep_find(g, key, board, m_next):
         return SUPERKO
     return OK
 
@@ -286,7 +289,7 @@ def legal_points(g, out):
     c = g.st[TO_MOVE]
     k = 0
     for i in range(g.st[N_EMPTY]):
-        p = g.empties[i]
+        p = g.pt[EMPTIES, i]
         code = judge(g, p, c, g.st[PENDING_PASS])
         if code == OK or code == OK_CYCLE:
             out[k] = p

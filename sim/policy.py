@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit
 
 from sim.history import PASS, VIRTUAL, judge
-from sim.state import BORDER, KO, N_EMPTY, OK, OK_CYCLE, PENDING_PASS, REP_BANS, SUPERKO, TO_MOVE, W
+from sim.state import BORDER, EMPTIES, EPOS, KO, N_EMPTY, OK, OK_CYCLE, PENDING_PASS, REP_BANS, SUPERKO, TO_MOVE, W
 
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)
 
@@ -82,7 +82,7 @@ def random_move(g, rng, virtual_rate):
     k = st[N_EMPTY]
     while k > 0:
         i = below(rng, k)
-        p = g.empties[i]
+        p = g.pt[EMPTIES, i]
         if not fills_own_eye(g, p, c):
             code = judge(g, p, c, pending)
             if code == OK or code == OK_CYCLE:
@@ -90,11 +90,11 @@ def random_move(g, rng, virtual_rate):
             if code == KO or code == SUPERKO:
                 st[REP_BANS] += 1
         k -= 1  # move the rejected candidate behind the ones still to draw
-        q = g.empties[k]
-        g.empties[k] = p
-        g.empties[i] = q
-        g.epos[p] = k
-        g.epos[q] = i
+        q = g.pt[EMPTIES, k]
+        g.pt[EMPTIES, k] = p
+        g.pt[EMPTIES, i] = q
+        g.pt[EPOS, p] = k
+        g.pt[EPOS, q] = i
     return PASS, OK
 
 

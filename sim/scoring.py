@@ -9,8 +9,9 @@ from numba import njit
 
 from sim.board import has_one_liberty
 from sim.state import (
-    ACTIONS, BLACK, CONVERTED, EMPTY, ENDING, FIRST_PV, LAST_REAL, LOST, MOVES, N, PASSES, REAL,
-    REP_BANS, SETUP, SUICIDES_, VIRT, W, WHITE,
+    ACTIONS, BLACK, CONVERTED, COPY, COPY_LAB, EMPTY, ENDING, FIRST_PV, HEAD, LAB, LAST_REAL, LOST,
+    MOVES, N, OWNER, PASSES, REAL, REGION, REP_BANS, SEKI, SETUP, STACK, SUICIDES_, TALLY, VIRT, W,
+    WHITE,
 )
 
 PUBLIC = 3  # label of a public / neutral empty point (BLACK and WHITE label owned points)
@@ -72,7 +73,7 @@ def ownership(g, lab, jpd):
                     if g.color[q] == BLACK or g.color[q] == WHITE:
                         seen |= g.color[q]
             lab[p] = PUBLIC if seen == 3 else 0
-    stack = g.scratch
+    stack = g.pt[STACK]
     for y in range(n):
         for x in range(n):
             p = (y + 1) * w + x + 1
@@ -89,11 +90,11 @@ def japanese_territory(g, region, terr):
     independent-life area with the seki tax), every stone alive; ``region`` from
     ``ownership(g, region, False)``. Writes terr[1], terr[2]."""
     n, w = g.st[N], g.st[W]
-    owner = g.marks[2]
-    seki = g.marks[3]
+    owner = g.pt[OWNER]
+    seki = g.pt[SEKI]
     owner[:] = 0
     seki[:] = 0
-    stack = g.scratch
+    stack = g.pt[STACK]
     k = 0
     for y in range(n):
         for x in range(n):
@@ -106,7 +107,7 @@ def japanese_territory(g, region, terr):
             o = owner[p]
             if o == 0:
                 continue
-            seed = g.color[p] == o and has_one_liberty(g, g.head[p])
+            seed = g.color[p] == o and has_one_liberty(g.pt, g.pt[HEAD, p])
             for q in (p - w, p - 1, p + 1, p + w):
                 if g.color[q] == EMPTY and owner[q] == 0:
                     seed = True
@@ -161,13 +162,14 @@ def equal_stones(g, lab, res):
     White, res[2] = balanced move number, res[3] = 2 * (Black's total - White's total)."""
     n, w = g.st[N], g.st[W]
     st = g.st
-    board, labels = g.marks[4], g.marks[3]
+    board, labels = g.pt[COPY], g.pt[COPY_LAB]
     for p in range(board.size):
         board[p] = g.color[p]
         labels[p] = lab[p]
     lab = labels
-    g.counts[:] = 0
-    refill, unplaced, moku, stones, total2, k = g.counts[0], g.counts[1], g.counts[2], g.counts[3], g.counts[4], g.counts[5]
+    g.pt[TALLY:TALLY + 6] = 0
+    refill, unplaced, moku = g.pt[TALLY], g.pt[TALLY + 1], g.pt[TALLY + 2]
+    stones, total2, k = g.pt[TALLY + 3], g.pt[TALLY + 4], g.pt[TALLY + 5]
     s_b = st[REAL] + st[VIRT]
     s_w = st[REAL + 1] + st[VIRT + 1]
     refill[BLACK] = st[LOST] + st[VIRT]
@@ -240,11 +242,11 @@ def outcome_row(g, row):
         row[R_LOST + i] = st[LOST + i]
         row[R_SUICIDES + i] = st[SUICIDES_ + i]
         row[R_PRISONERS + i] = st[LOST + 1 - i]
-    lab, region = g.marks[0], g.marks[1]
+    lab, region = g.pt[LAB], g.pt[REGION]
     ownership(g, lab, True)
     ownership(g, region, False)
-    g.counts[:] = 0
-    stones, terr, chinese = g.counts[6], g.counts[7], g.counts[8]  # terr, chinese: [PUBLIC] too
+    g.pt[TALLY + 6:TALLY + 11] = 0
+    stones, terr, chinese = g.pt[TALLY + 6], g.pt[TALLY + 7], g.pt[TALLY + 8]  # terr, chinese: [PUBLIC] too
     for y in range(n):
         for x in range(n):
             p = (y + 1) * w + x + 1
@@ -261,10 +263,10 @@ def outcome_row(g, row):
         row[R_TERR + i] = terr[1 + i]
         row[R_AREA2 + i] = 2 * (stones[1 + i] + terr[1 + i]) + terr[PUBLIC]
     row[R_CHINESE] = chinese[BLACK] - chinese[WHITE]
-    jap = g.counts[9]
+    jap = g.pt[TALLY + 9]
     japanese_territory(g, region, jap)
     row[R_JAPANESE] = jap[BLACK] + st[LOST + 1] - jap[WHITE] - st[LOST]
-    res = g.counts[10]
+    res = g.pt[TALLY + 10]
     equal_stones(g, lab, res)
     row[R_MOKU] = res[0]
     row[R_MOKU + 1] = res[1]

@@ -26,7 +26,7 @@ def play_games(g, seed, game_ids, virtual_rate, rows, moves, offsets):
     setup = np.zeros(n * n, np.int8)
     rng = np.zeros(1, np.uint64)
     record = moves.size > 0
-    cap = g.rep_key.size  # > the longest game
+    cap = g.tab.shape[1]  # > the longest game
     pos = offsets[0]
     for j in range(game_ids.size):
         if record and pos + cap > moves.size:
@@ -63,7 +63,7 @@ def play_batch(*, size, repetition, suicide, max_actions, policy_b, policy_w, vi
     chunks = []
     done = 0
     while done < ids.size:
-        buffer = np.empty(max(1 << 20, 4 * g.rep_key.size) if record_moves else 0, np.int16)
+        buffer = np.empty(max(1 << 20, 4 * g.tab.shape[1]) if record_moves else 0, np.int16)
         offsets[done] = 0
         played = play_games(g, np.uint64(seed), ids[done:], float(virtual_rate), rows[done:], buffer,
                             offsets[done:])
