@@ -93,26 +93,22 @@ def length_histogram(df: pd.DataFrame, by="repetition", column: str = "moves") -
 
 
 def repetition_bans(df: pd.DataFrame, by="repetition") -> pd.DataFrame:
-    """Candidate moves the policy found banned by the repetition rule, per group: games with a
-    count, total, mean per game, bans per 100 moves, share of games with a ban (Wilson lo/hi).
-    All counts are zero/NaN when the runs do not record ``repetition_bans``."""
+    """Candidate moves the policy found banned by the repetition rule, per group: games, total
+    bans, mean per game, bans per 100 moves (when ``moves`` is loaded), and the share of games
+    with a ban (Wilson lo/hi)."""
     codes, keys = stats.groups(df, by)
     g = len(keys)
-    bans = (df["repetition_bans"].to_numpy(dtype=np.float64) if "repetition_bans" in df.columns
-            else np.full(len(df), np.nan))
-    ok = np.isfinite(bans)
-    b = np.where(ok, bans, 0)
-    out = pd.DataFrame({"games": np.bincount(codes, minlength=g),
-                        "recorded": np.bincount(codes[ok], minlength=g),
-                        "bans": np.bincount(codes, weights=b, minlength=g).astype(np.int64),
-                        "with a ban": np.bincount(codes[ok & (b > 0)], minlength=g)})
+    bans = df["repetition_bans"].to_numpy(dtype=np.int64)
+    n = np.bincount(codes, minlength=g)
+    out = pd.DataFrame({"games": n,
+                        "bans": np.bincount(codes, weights=bans, minlength=g).astype(np.int64),
+                        "with a ban": np.bincount(codes[bans > 0], minlength=g)})
     with np.errstate(invalid="ignore", divide="ignore"):
-        out["mean per game"] = out["bans"] / out["recorded"]
+        out["mean per game"] = out["bans"] / out["games"]
         if "moves" in df.columns:
-            moves = df["moves"].to_numpy(dtype=np.float64)
-            m = np.bincount(codes[ok], weights=moves[ok], minlength=g)
+            m = np.bincount(codes, weights=df["moves"].to_numpy(dtype=np.float64), minlength=g)
             out["per 100 moves"] = np.where(m > 0, 100 * out["bans"] / np.where(m > 0, m, 1), np.nan)
-    out = stats.rate_columns(out, "with a ban", "recorded", prefix="with a ban ")
+    out = stats.rate_columns(out, "with a ban", "games", prefix="with a ban ")
     return stats.with_keys(keys, out, np.arange(g))
 
 

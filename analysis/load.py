@@ -1,15 +1,20 @@
-"""Loading runs: check a run folder, read its manifest, and load its games into pandas.
+"""Loading runs into pandas.
 
-A run folder holds ``manifest.json`` and ``games/part-*.parquet`` (schema
-``sim.schema.GAME_SCHEMA``). Only the columns asked for are read; filters are pushed
-into ``pyarrow.dataset``; string columns arrive as categoricals with a fixed vocabulary
-(see ``VOCABULARY``) and half-point columns as float32, so ten million games fit easily
-in memory.
+What a run is belongs to the dataset layer, ``sim.records``: its manifest, its config and which
+shard files are whole. Every run is checked with ``sim.records.check_run`` before anything is
+read, so a corrupt, half-written, foreign or misplaced file in ``games/`` is reported
+(``sim.errors.UserError`` naming the file and the reason), never silently mixed in, and
+temporary files of a running run are never read. Only the whole shard files that the check
+found are then read with ``pyarrow.dataset``: only the columns asked for, with filters pushed
+down; string columns arrive as categoricals with a fixed vocabulary (see ``VOCABULARY``) and
+half-point columns as float32, so ten million games fit easily in memory.
+
+Every error is a ``sim.errors.UserError`` whose one-line message names the run folder or file.
 """
 
 from __future__ import annotations
 
-import json
+import warnings
 from pathlib import Path
 from typing import Iterable, Sequence
 
@@ -18,10 +23,9 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.dataset as ds
 
-from sim.schema import ENDINGS, GAME_SCHEMA, REPETITIONS, RULESETS, SCHEMA_VERSION, SUICIDES
-
-#: Columns a run may add to GAME_SCHEMA (filled with nulls where a run lacks them).
-OPTIONAL_TYPES = {"repetition_bans": pa.int32()}
+from sim import records
+from sim.errors import UserError
+from sim.schema import ENDINGS, GAME_SCHEMA, REPETITIONS, RULESETS, SUICIDES
 
 #: Fixed category order of the string columns (values outside are appended, sorted).
 VOCABULARY = {
@@ -41,46 +45,50 @@ CONFIG_COLUMNS = ("board_size", "repetition", "suicide", "policy_b", "policy_w",
 HALF_POINT_COLUMNS = ("area_b_jpd", "area_w_jpd", "area_diff_jpd", "equal_stones_diff")
 
 _STRING_COLUMNS = tuple(f.name for f in GAME_SCHEMA if pa.types.is_string(f.type))
+#: GAME_SCHEMA as read: string columns dictionary-encoded (they become pandas categoricals).
+_READ_SCHEMA = pa.schema([pa.field(f.name, pa.dictionary(pa.int32(), f.type))
+                          if f.name in _STRING_COLUMNS else f for f in GAME_SCHEMA],
+                         metadata=GAME_SCHEMA.metadata)
+_FORMAT = ds.ParquetFileFormat(read_options={"dictionary_columns": list(_STRING_COLUMNS)})
 
 
-class RunError(ValueError):
-    """A folder that is not a readable jpdsim run (the message names the folder)."""
+class IncompleteRunWarning(UserWarning):
+    """A run loaded with ``allow_incomplete=True`` lacks some of its shards."""
 
 
-def part_files(run_dir: str | Path) -> list[Path]:
-    """The finished shard files of a run, in name order (temporary files are skipped)."""
-    games = Path(run_dir) / "games"
-    return sorted(p for p in games.glob("*.parquet")
-                  if not p.name.startswith(".") and not p.name.endswith(".tmp") and p.is_file())
+def open_run(run_dir: str | Path, allow_incomplete: bool = False) -> records.RunState:
+    """Check a run folder (``sim.records.check_run``) and return its state.
+
+    A run with shards missing (interrupted, or still being written) raises UserError naming
+    them, unless ``allow_incomplete``: then an ``IncompleteRunWarning`` says how many games are
+    missing, and only the whole shards will be read.
+    """
+    state = records.check_run(run_dir)
+    cfg = state.config
+    missing = [i for i in range(cfg.n_shards) if i not in state.games_shards]
+    if missing:
+        what = (f"{run_dir}: run is incomplete: {len(missing)} of {cfg.n_shards} shards missing "
+                f"({records.format_ranges(missing)})")
+        if not allow_incomplete:
+            raise UserError(f"{what}; complete it with `jpdsim run CONFIG --out {run_dir} "
+                            f"--resume`, or load it with allow_incomplete=True")
+        warnings.warn(f"{what}: reading its {state.games_written:,} of {cfg.games:,} games",
+                      IncompleteRunWarning, stacklevel=3)
+    return state
 
 
-def check_run(run_dir: str | Path) -> Path:
-    """Return the run folder as a Path, or raise RunError saying why it is not a run."""
-    path = Path(run_dir)
-    if not path.is_dir():
-        raise RunError(f"{path}: not a folder")
-    if not (path / "manifest.json").is_file():
-        raise RunError(f"{path}: not a jpdsim run (no manifest.json)")
-    if not (path / "games").is_dir():
-        raise RunError(f"{path}: not a jpdsim run (no games/ folder)")
-    return path
-
-
-def read_manifest(run_dir: str | Path) -> dict:
-    """The parsed manifest.json of a run."""
-    path = check_run(run_dir) / "manifest.json"
-    try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as err:
-        raise RunError(f"{path}: unreadable manifest ({err})") from None
-    if not isinstance(manifest, dict):
-        raise RunError(f"{path}: manifest is not a JSON object")
-    return manifest
+def shard_files(state: records.RunState) -> list[Path]:
+    """The whole games files of a checked run, in shard (= game id) order."""
+    return [Path(state.run_dir) / records.GAMES / records.part_name(i)
+            for i in sorted(state.games_shards)]
 
 
 def run_labels(run_dirs: Sequence[str | Path]) -> list[str]:
-    """One short label per run: the manifest name, or the folder name where names clash."""
-    names = [str(read_manifest(d).get("name") or Path(d).resolve().name) for d in run_dirs]
+    """One short label per run: the run name, or the folder name where names clash."""
+    names = []
+    for d in run_dirs:
+        m = records.read_manifest(d)
+        names.append(str(m.get("name") or m["config"].get("name") or Path(d).resolve().name))
     if len(set(names)) == len(names):
         return names
     folders = [Path(d).resolve().name for d in run_dirs]
@@ -92,43 +100,31 @@ def run_labels(run_dirs: Sequence[str | Path]) -> list[str]:
     return [f"{p} #{i + 1}" for i, p in enumerate(paths)]  # the same run given twice
 
 
-def run_table(run_dirs: Sequence[str | Path]) -> pd.DataFrame:
-    """One row per run from its manifest: name, games written, board size, rules, policies, komi."""
-    rows = []
-    for label, d in zip(run_labels(run_dirs), run_dirs):
-        m = read_manifest(d)
-        c = m.get("config") or {}
-        komi = c.get("komi") or {}
+def run_table(run_dirs: Sequence[str | Path], allow_incomplete: bool = False) -> pd.DataFrame:
+    """One row per (checked) run: name, games written, board size, rules, policies, komi."""
+    rows, states = [], []
+    for d in run_dirs:  # a loop, not a comprehension: the warning names the caller
+        states.append(open_run(d, allow_incomplete))
+    for label, state in zip(run_labels(run_dirs), states):
+        c = state.config
         rows.append({
             "run": label,
-            "games": m.get("games_written", c.get("games")),
-            "board_size": c.get("board_size"),
-            "repetition": c.get("repetition"),
-            "suicide": c.get("suicide"),
-            "policies (B/W)": f"{c.get('policy_b')}/{c.get('policy_w')}",
-            "virtual_rate": c.get("virtual_rate"),
-            "max_actions": c.get("max_actions"),
-            "seed": c.get("seed"),
-            "komi": ", ".join(f"{r} {komi[r]:g}" for r in RULESETS if r in komi),
-            "version": m.get("jpdsim_version"),
+            "games": state.games_written,
+            "games planned": c.games,
+            "board_size": c.board_size,
+            "repetition": c.repetition,
+            "suicide": c.suicide,
+            "policies (B/W)": f"{c.policy_b}/{c.policy_w}",
+            "virtual_rate": c.virtual_rate,
+            "max_actions": c.max_actions,
+            "seed": c.seed,
+            "komi": ", ".join(f"{r} {c.komi[r]:g}" for r in RULESETS),
+            "version": state.manifest.get("jpdsim_version"),
         })
-    return pd.DataFrame(rows)
-
-
-def _dataset(run_dir: Path) -> ds.Dataset:
-    files = part_files(run_dir)
-    if not files:
-        raise RunError(f"{run_dir}: not a jpdsim run (no part-*.parquet in games/)")
-    fmt = ds.ParquetFileFormat(read_options={"dictionary_columns": list(_STRING_COLUMNS)})
-    try:
-        dataset = ds.dataset([str(f) for f in files], format=fmt)
-    except (OSError, pa.ArrowException) as err:
-        raise RunError(f"{run_dir}: unreadable games ({err})") from None
-    version = (dataset.schema.metadata or {}).get(b"jpdsim.schema_version")
-    if version is not None and version.decode() != SCHEMA_VERSION:
-        raise RunError(f"{run_dir}: schema version {version.decode()}, "
-                       f"this analysis reads version {SCHEMA_VERSION}")
-    return dataset
+    table = pd.DataFrame(rows)
+    if (table["games"] == table["games planned"]).all():
+        table = table.drop(columns="games planned")  # every run complete
+    return table
 
 
 def _as_filter(filter) -> ds.Expression | None:
@@ -145,20 +141,13 @@ def _as_filter(filter) -> ds.Expression | None:
     return expr
 
 
-def _read_run(run_dir: Path, dataset: ds.Dataset, columns: list[str], filter) -> pa.Table:
-    have = set(dataset.schema.names)
-    missing = [c for c in columns if c not in have and c not in OPTIONAL_TYPES]
-    if missing:
-        raise RunError(f"{run_dir}: games lack column(s) {', '.join(missing)}")
-    read = [c for c in columns if c in have]
+def _read_run(state: records.RunState, columns: list[str], filter) -> pa.Table:
+    dataset = ds.dataset([str(f) for f in shard_files(state)], schema=_READ_SCHEMA, format=_FORMAT)
     try:
-        table = dataset.to_table(columns=read, filter=filter)
+        return dataset.to_table(columns=columns, filter=filter)
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError, KeyError) as err:
-        raise RunError(f"{run_dir}: cannot apply filter or columns ({err})") from None
-    for c in columns:
-        if c not in have:
-            table = table.append_column(c, pa.nulls(table.num_rows, OPTIONAL_TYPES[c]))
-    return table.select(columns)
+        detail = " ".join(str(err).split())
+        raise UserError(f"{state.run_dir}: cannot apply the filter ({detail[:200]})") from None
 
 
 def _categorical(values: pd.Series, vocab: Iterable[str]) -> pd.Series:
@@ -183,28 +172,36 @@ def compact(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def load_runs(run_dirs: str | Path | Sequence[str | Path], columns: Sequence[str] | None = None,
-              filter=None) -> pd.DataFrame:
-    """Load the games of one or many runs into one DataFrame.
+              filter=None, allow_incomplete: bool = False) -> pd.DataFrame:
+    """Load the games of one or many runs into one DataFrame (rows in run, then game id order).
 
-    columns: the columns to read (None: every column of every run); an optional column
-    (OPTIONAL_TYPES) that a run lacks is read as nulls, any other missing column is an error.
+    columns: the ``GAME_SCHEMA`` columns to read (None: all of them).
     filter: a ``pyarrow.dataset`` expression or a ``{column: value | [values]}`` dict,
     applied while reading. With several runs a categorical ``run`` column (labels from
-    ``run_labels``) comes first. Raises RunError for a folder that is not a run.
+    ``run_labels``) comes first.
+
+    Each run is checked first (``open_run``): a folder that is not a run, or any file in its
+    ``games/`` that is not a whole shard of that run, raises UserError naming it. An
+    incomplete run raises UserError too, unless ``allow_incomplete``: then its whole shards
+    are loaded and an ``IncompleteRunWarning`` says how many games are missing.
     """
     if isinstance(run_dirs, (str, Path)):
         run_dirs = [run_dirs]
-    run_dirs = [check_run(d) for d in run_dirs]
+    run_dirs = list(run_dirs)
     if not run_dirs:
-        raise RunError("no run folder given")
-    datasets = [_dataset(d) for d in run_dirs]
-    if columns is None:  # every column of every run
-        columns = [c for d in datasets for c in d.schema.names]
-    columns = list(dict.fromkeys(c for c in columns if c != "run"))
+        raise UserError("no run folder given")
+    states = []
+    for d in run_dirs:  # a loop, not a comprehension: the warning names the caller
+        states.append(open_run(d, allow_incomplete))
+    columns = list(GAME_SCHEMA.names) if columns is None else \
+        list(dict.fromkeys(c for c in columns if c != "run"))
+    unknown = [c for c in columns if c not in GAME_SCHEMA.names]
+    if unknown:
+        raise UserError(f"no column {unknown[0]!r} in the games schema (sim.schema.GAME_SCHEMA)")
     expr = _as_filter(filter)
-    tables = [_read_run(d, data, columns, expr) for d, data in zip(run_dirs, datasets)]
+    tables = [_read_run(s, columns, expr) for s in states]
     sizes = [t.num_rows for t in tables]
-    table = pa.concat_tables(tables, promote_options="permissive") if len(tables) > 1 else tables[0]
+    table = pa.concat_tables(tables) if len(tables) > 1 else tables[0]
     df = compact(table.to_pandas(split_blocks=True, self_destruct=True))
     del table, tables
     if len(run_dirs) > 1:

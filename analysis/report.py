@@ -4,6 +4,10 @@ HTML file (figures embedded as base64 PNG, code hidden, no external scripts).
 ``jpdsim report RUN_DIR... [--out FILE]`` calls ``main``; ``build_report`` does the work.
 Each notebook runs in its own kernel started from the current interpreter, with the run
 folders injected after its cell tagged ``parameters`` (as papermill does).
+
+Every run is checked (``analysis.load.open_run``, i.e. ``sim.records.check_run``) before any
+notebook runs: a folder that is not a run, a bad file in it, or an incomplete run stops the
+report with a one-line ``UserError``.
 """
 
 from __future__ import annotations
@@ -24,7 +28,8 @@ from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 from nbconvert import HTMLExporter
 
-from analysis.load import RunError, check_run, part_files
+from analysis.load import open_run
+from sim.errors import UserError
 
 NOTEBOOK_DIR = Path(__file__).resolve().parent / "notebooks"
 #: The report's parts, in order.
@@ -81,16 +86,11 @@ def _encryption() -> dict:
 
 
 def check_runs(run_dirs: Sequence[str | Path]) -> list[Path]:
-    """The run folders as absolute paths; RunError if one is not a run or has no games."""
+    """The run folders as absolute paths, each checked (``analysis.load.open_run``: a whole,
+    complete run); UserError names the first that is not."""
     if not run_dirs:
-        raise RunError("no run folder given")
-    paths = []
-    for d in run_dirs:
-        path = check_run(d).resolve()
-        if not part_files(path):
-            raise RunError(f"{path}: not a jpdsim run (no part-*.parquet in games/)")
-        paths.append(path)
-    return paths
+        raise UserError("no run folder given")
+    return [Path(open_run(d).run_dir).resolve() for d in run_dirs]
 
 
 def inject_parameters(nb: nbformat.NotebookNode, run_dirs: Sequence[str | Path]) -> None:
@@ -181,7 +181,7 @@ def build_report(run_dirs: list, out: str | Path | None = None, notebooks: Seque
                  timeout: int | None = None) -> Path:
     """Execute the notebooks on ``run_dirs`` and write one HTML file (default
     ``<first run dir>/report.html``), atomically; print each part's time; return the path.
-    Raises RunError (a ValueError) for a folder that is not a run, ReportError if a notebook fails."""
+    Raises UserError for a folder that is not a whole run, ReportError if a notebook fails."""
     dirs = check_runs(run_dirs)
     out = Path(out) if out is not None else dirs[0] / "report.html"
     started = time.perf_counter()
@@ -203,9 +203,5 @@ def build_report(run_dirs: list, out: str | Path | None = None, notebooks: Seque
 
 def main(args) -> int:
     """CLI entry (``jpdsim report``): args.run_dirs (list of str), args.out (str or None)."""
-    from sim.errors import UserError
-    try:
-        build_report(list(args.run_dirs), args.out)
-    except RunError as err:
-        raise UserError(str(err)) from None
+    build_report(list(args.run_dirs), args.out)
     return 0

@@ -2,26 +2,24 @@
 
 ``games_table`` completes hand-made rows (defaults, margins and winners derived from the raw
 differences); ``random_games`` draws plausible, mutually consistent games with vectorised numpy
-(not played games: no engine is involved); ``write_run`` writes games/part-*.parquet and
-manifest.json like a finished run.
+(not played games: no engine is involved); ``write_run`` writes them as a finished run with the
+dataset layer's own writers (``sim.records``), so ``sim.records.check_run`` accepts it.
 """
 
 from __future__ import annotations
 
-import json
-import os
+import dataclasses
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Iterable, Iterator, Sequence
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
-import pyarrow.parquet as pq
 
-from sim.schema import DEFAULT_KOMI, GAME_SCHEMA, NO_WINNER_ENDINGS, RULESETS
+from sim import records
+from sim.config import RunConfig, config_from_dict
+from sim.schema import DEFAULT_KOMI, GAME_SCHEMA, NO_WINNER_ENDINGS, RULESETS, SCHEMA_VERSION
 
-#: Optional columns written after the schema's own when given (none of GAME_SCHEMA's).
-EXTRA_TYPES = {c: t for c, t in {"repetition_bans": pa.int32()}.items() if c not in GAME_SCHEMA.names}
 _RAW = {"jpd_a": "area_diff_jpd", "jpd_b": "area_diff_jpd", "jpd_tangsong": "area_diff_jpd",
         "chinese": "area_diff_chinese", "japanese": "territory_diff_japanese"}
 
@@ -47,15 +45,13 @@ def results(cols: dict, komi: dict | None = None) -> dict:
     return out
 
 
-def games_table(rows: Sequence[dict] | pd.DataFrame, komi: dict | None = None,
-                drop: Sequence[str] = ()) -> pa.Table:
+def games_table(rows: Sequence[dict] | pd.DataFrame, komi: dict | None = None) -> pa.Table:
     """A GAME_SCHEMA table from hand-made rows: given columns are kept, the rest defaulted.
 
-    Defaults: board 9, global_superko, multi, ending pause, counts 0, first/last None,
-    area_diff_jpd 0, chinese and japanese differences equal to area_diff_jpd,
-    equal_stones_diff consistent with the A版 point, margins and winners derived
-    (``results``) unless given; other numbers 0. ``drop``: columns to leave out (e.g.
-    ``repetition_bans``, as in runs written before it was recorded)."""
+    Defaults: game ids 0, 1, ..., run seed 0, board 9, global_superko, multi, ending pause,
+    counts 0, first/last None, area_diff_jpd 0, chinese and japanese differences equal to
+    area_diff_jpd, equal_stones_diff consistent with the A版 point, margins and winners
+    derived (``results``) unless given; other numbers 0."""
     df = pd.DataFrame(list(rows) if not isinstance(rows, pd.DataFrame) else rows).copy()
     n = len(df)
     komi = {**DEFAULT_KOMI, **(komi or {})}
@@ -72,7 +68,7 @@ def games_table(rows: Sequence[dict] | pd.DataFrame, komi: dict | None = None,
         df[col] = value if col not in df.columns else df[col].where(df[col].notna(), value)
 
     fill("game_id", lambda d: np.arange(n))
-    fill("seed", lambda d: np.arange(n))
+    fill("seed", 0)
     fill("policy_b", "random")
     fill("policy_w", "random")
     fill("virtual_rate", 0.0)
@@ -97,16 +93,11 @@ def games_table(rows: Sequence[dict] | pd.DataFrame, komi: dict | None = None,
             fill(field.name, 0.0 if pa.types.is_floating(field.type) else
                  (None if pa.types.is_string(field.type) else 0))
     df = df.astype(object).where(df.notna(), None)
+    unknown = [c for c in df.columns if c not in GAME_SCHEMA.names]
+    if unknown:
+        raise ValueError(f"no column {unknown[0]!r} in GAME_SCHEMA")
     arrays = [pa.array(df[f.name].tolist(), type=f.type) for f in GAME_SCHEMA]
-    names = list(GAME_SCHEMA.names)
-    for c, typ in EXTRA_TYPES.items():
-        if c in df.columns:
-            arrays.append(pa.array(df[c].tolist(), type=typ))
-            names.append(c)
-    schema = pa.schema([pa.field(nm, a.type) for nm, a in zip(names, arrays)],
-                       metadata=GAME_SCHEMA.metadata)
-    table = pa.Table.from_arrays(arrays, schema=schema)
-    return table.drop_columns([c for c in drop if c in table.column_names])
+    return pa.Table.from_arrays(arrays, schema=GAME_SCHEMA)
 
 
 def _strings(values: Sequence[str], idx: np.ndarray) -> pa.Array:
@@ -122,8 +113,9 @@ def _strings(values: Sequence[str], idx: np.ndarray) -> pa.Array:
 def random_games(n: int, *, board_size: int = 9, repetition: str = "global_superko",
                  suicide: str = "multi", policy_b: str = "random", policy_w: str = "random",
                  virtual_rate: float = 0.05, komi: dict | None = None, seed: int = 0,
-                 first_game_id: int = 0, repetition_bans: bool = True) -> pa.Table:
-    """``n`` plausible random games (consistent counts, areas, triggers, margins and winners)."""
+                 first_game_id: int = 0) -> pa.Table:
+    """``n`` plausible random games (consistent counts, areas, triggers, margins and winners)
+    with game ids ``first_game_id ..``; ``seed`` is the run seed (and the ``seed`` column)."""
     rng = np.random.default_rng([seed, first_game_id])
     komi = {**DEFAULT_KOMI, **(komi or {})}
     N2 = board_size * board_size
@@ -173,7 +165,7 @@ def random_games(n: int, *, board_size: int = 9, repetition: str = "global_super
     sizes = np.full(n, board_size, dtype=i32)
     cols = {
         "game_id": np.arange(first_game_id, first_game_id + n, dtype=np.int64),
-        "seed": rng.integers(0, 2**62, n, dtype=np.int64),
+        "seed": np.full(n, seed, dtype=np.int64),
         "policy_b": _strings([policy_b], np.zeros(n, np.int8)),
         "policy_w": _strings([policy_w], np.zeros(n, np.int8)),
         "virtual_rate": np.full(n, virtual_rate),
@@ -214,50 +206,92 @@ def random_games(n: int, *, board_size: int = 9, repetition: str = "global_super
     cols.update(margins)
     rate = 0.004 if repetition in ("basic_ko", "no_result") else 0.015
     cols["repetition_bans"] = rng.poisson(rate * moves).astype(i32)
-    fields = list(GAME_SCHEMA) + [pa.field(c, t) for c, t in EXTRA_TYPES.items()]
-    if not repetition_bans:  # as a run that does not record them
-        fields = [f for f in fields if f.name != "repetition_bans"]
     arrays = [cols[f.name] if isinstance(cols[f.name], pa.Array) else
               pa.array(np.asarray(cols[f.name]).astype(f.type.to_pandas_dtype()), type=f.type)
-              for f in fields]
-    return pa.Table.from_arrays(arrays, schema=pa.schema(fields, metadata=GAME_SCHEMA.metadata))
+              for f in GAME_SCHEMA]
+    return pa.Table.from_arrays(arrays, schema=GAME_SCHEMA)
 
 
-def write_run(run_dir: str | Path, tables: pa.Table | Iterable[pa.Table], config: dict,
+def run_config(config: dict | RunConfig, name: str | None = None) -> RunConfig:
+    """A validated ``RunConfig`` from a config table (``sim.config`` keys; its name defaults
+    to ``name``); UserError names a bad key."""
+    if isinstance(config, RunConfig):
+        return config
+    return config_from_dict(dict(config), "synthetic run config", default_name=name)
+
+
+def _shards(cfg: RunConfig, tables: Iterable[pa.Table]) -> Iterator[tuple[int, pa.Table]]:
+    """Re-cut a stream of game tables into the run's shards (index, table)."""
+    pending: list[pa.Table] = []
+    have = given = index = 0
+    for table in tables:
+        pending.append(table)
+        have += table.num_rows
+        given += table.num_rows
+        while index < cfg.n_shards and have >= len(cfg.shard_range(index)):
+            size = len(cfg.shard_range(index))
+            whole = pa.concat_tables(pending)
+            yield index, whole.slice(0, size)
+            pending, have, index = [whole.slice(size)], have - size, index + 1
+    if given != cfg.games:
+        raise ValueError(f"{given} games given, the config says {cfg.games}")
+
+
+def write_run(run_dir: str | Path, tables: pa.Table | Iterable[pa.Table], config: dict | RunConfig,
               name: str | None = None) -> Path:
-    """Write ``tables`` as games/part-00000.parquet, ... (zstd; each written to a temporary
-    name, then renamed) and a manifest.json with ``config`` and the number of games."""
+    """Write the games in ``tables`` (GAME_SCHEMA; game ids 0 .. games-1 in order, in tables of
+    any size) as a finished run: one ``games/part-NNNNN.parquet`` per shard of the config and a
+    manifest, with ``sim.records``' own writers. The columns that are constant in a run (run
+    seed, policies, virtual rate, move cap, komi) are taken from the config; board size and
+    rules must match it (ValueError otherwise). ``config``: a RunConfig or a config table
+    (``sim.config`` keys: at least board_size and games); ``name``: the run name (default:
+    the config's, else the folder's). Returns the folder, which ``sim.records.check_run``
+    accepts."""
     run_dir = Path(run_dir)
-    games = run_dir / "games"
-    games.mkdir(parents=True, exist_ok=True)
+    cfg = run_config(config, run_dir.name)
+    if name is not None and name != cfg.name:
+        cfg = dataclasses.replace(cfg, name=name)
+    if cfg.record_moves != "none":
+        raise ValueError("a synthetic run has no moves: record_moves must be \"none\"")
+    run_dir.mkdir(parents=True, exist_ok=True)
     if isinstance(tables, pa.Table):
         tables = [tables]
-    written = 0
-    for i, table in enumerate(tables):
-        final = games / f"part-{i:05d}.parquet"
-        tmp = games / f".part-{i:05d}.parquet.tmp"
-        table = table.replace_schema_metadata({**(table.schema.metadata or {}),
-                                               **GAME_SCHEMA.metadata})
-        pq.write_table(table, tmp, compression="zstd")
-        os.replace(tmp, final)
-        written += table.num_rows
-    manifest = {"name": name or run_dir.name, "config": config, "jpdsim_version": "synthetic",
-                "games_written": written}
-    (run_dir / "manifest.json").write_text(json.dumps(manifest, indent=2), encoding="utf-8")
+    fixed = {"board_size": cfg.board_size, "repetition": cfg.repetition, "suicide": cfg.suicide}
+    for index, table in _shards(cfg, tables):
+        ids = cfg.shard_range(index)
+        got = table.column("game_id").to_numpy()
+        if not np.array_equal(got, np.arange(ids.start, ids.stop)):
+            raise ValueError(f"shard {index}: game ids are not {ids.start}..{ids.stop - 1}")
+        for col, want in fixed.items():
+            values = table.column(col).unique().to_pylist()
+            if values != [want]:
+                raise ValueError(f"shard {index}: column {col!r} holds {values}, the config "
+                                 f"says {want!r}")
+        columns = {c: table.column(c) for c in table.column_names}
+        records.write_shard(run_dir, index, records.games_table(cfg, np.arange(ids.start, ids.stop),
+                                                                columns), None)
+    now = records.now()
+    records.write_manifest(run_dir, {
+        "name": cfg.name, "config": cfg.to_dict(), "config_file": None,
+        "jpdsim_version": "synthetic", "schema_version": SCHEMA_VERSION,
+        "status": "complete", "started": now, "ended": now, "games": cfg.games,
+        "games_written": cfg.games,
+        "shards": {"count": cfg.n_shards, "size": cfg.shard_size, "written": cfg.n_shards,
+                   "missing": ""}})
     return run_dir
 
 
 def synthetic_run(run_dir: str | Path, games: int, *, board_size: int = 9,
                   repetition: str = "global_superko", suicide: str = "multi",
                   policy_b: str = "random", policy_w: str = "random", virtual_rate: float = 0.05,
-                  seed: int = 0, rows_per_part: int = 1_000_000, name: str | None = None) -> Path:
-    """Write a run of ``games`` random games (``random_games``) in parts of ``rows_per_part``."""
-    config = {"board_size": board_size, "games": games, "seed": seed, "policy_b": policy_b,
-              "policy_w": policy_w, "virtual_rate": virtual_rate, "repetition": repetition,
-              "suicide": suicide, "max_actions": 8 * board_size ** 2, "komi": dict(DEFAULT_KOMI)}
-    starts = range(0, games, rows_per_part)
-    tables = (random_games(min(rows_per_part, games - s), board_size=board_size,
+                  seed: int = 0, shard_size: int = 1_000_000, name: str | None = None) -> Path:
+    """Write a run of ``games`` random games (``random_games``), ``shard_size`` per shard."""
+    config = {"board_size": board_size, "games": games, "shard_size": shard_size, "seed": seed,
+              "policy_b": policy_b, "policy_w": policy_w, "virtual_rate": virtual_rate,
+              "repetition": repetition, "suicide": suicide, "komi": dict(DEFAULT_KOMI)}
+    cfg = run_config(config, name or Path(run_dir).name)
+    tables = (random_games(len(cfg.shard_range(i)), board_size=board_size,
                            repetition=repetition, suicide=suicide, policy_b=policy_b,
                            policy_w=policy_w, virtual_rate=virtual_rate, seed=seed,
-                           first_game_id=s) for s in starts)
-    return write_run(run_dir, tables, config, name=name)
+                           first_game_id=cfg.shard_range(i).start) for i in range(cfg.n_shards))
+    return write_run(run_dir, tables, cfg)

@@ -7,7 +7,7 @@ child process, as each notebook runs in its own kernel, so its peak resident mem
 full HTML report is built (unless ``--no-report``) and the peak of its largest kernel reported.
 
     python bench/report_scale.py                     # 10M games, 9x9
-    python bench/report_scale.py --rows 1000000 --keep --out /tmp/scale-run
+    python bench/report_scale.py --rows 1000000 --shard-size 100000 --keep --out /tmp/scale-run
 """
 
 from __future__ import annotations
@@ -82,13 +82,13 @@ def run_part(part: str, run_dir: str) -> dict:
             "seconds": sum(steps.values()), "peak_mib": peak}
 
 
-def write_run(run_dir: str, rows: int, rows_per_part: int, board_size: int, seed: int) -> dict:
+def write_run(run_dir: str, rows: int, shard_size: int, board_size: int, seed: int) -> dict:
     """Write the synthetic run; return seconds, parquet MiB and the writer's peak."""
     from analysis import synthetic
 
     t0 = time.perf_counter()
     synthetic.synthetic_run(run_dir, rows, board_size=board_size, seed=seed,
-                            rows_per_part=rows_per_part, name=f"scale-{rows}")
+                            shard_size=shard_size, name=f"scale-{rows}")
     size = sum(f.stat().st_size for f in (Path(run_dir) / "games").iterdir()) / 2**20
     return {"seconds": time.perf_counter() - t0, "mib": size,
             "peak_mib": _mib(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)}
@@ -120,7 +120,8 @@ def _child(*args: str) -> dict:
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--rows", type=int, default=10_000_000, help="games in the synthetic run")
-    p.add_argument("--rows-per-part", type=int, default=1_000_000, help="games per parquet file")
+    p.add_argument("--shard-size", type=int, default=1_000_000,
+                   help="games per shard (one parquet file each)")
     p.add_argument("--board-size", type=int, default=9)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", help="run folder to write (default: a temporary folder)")
@@ -131,7 +132,7 @@ def main(argv=None) -> int:
     args = p.parse_args(argv)
 
     if args.child == "write":
-        print(json.dumps(write_run(args.run, args.rows, args.rows_per_part, args.board_size, args.seed)))
+        print(json.dumps(write_run(args.run, args.rows, args.shard_size, args.board_size, args.seed)))
         return 0
     if args.child == "report":
         print(json.dumps(build(args.run)))
@@ -150,7 +151,7 @@ def main(argv=None) -> int:
         run_dir = tmp / "run"
     try:
         w = _child("--child", "write", "--run", str(run_dir), "--rows", str(args.rows),
-                   "--rows-per-part", str(args.rows_per_part), "--board-size", str(args.board_size),
+                   "--shard-size", str(args.shard_size), "--board-size", str(args.board_size),
                    "--seed", str(args.seed))
         n = args.board_size
         print(f"wrote {args.rows:,} games ({n}x{n}) in {w['seconds']:.1f} s: "

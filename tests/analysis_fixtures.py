@@ -15,27 +15,23 @@ def frame(rows, komi=None) -> pd.DataFrame:
     return load.compact(synthetic.games_table(rows, komi).to_pandas())
 
 
-def config(board_size=9, repetition="global_superko", **extra) -> dict:
-    return {"board_size": board_size, "games": 0, "seed": 0, "policy_b": "random",
-            "policy_w": "random", "virtual_rate": 0.0, "repetition": repetition,
-            "suicide": "multi", "max_actions": 8 * board_size ** 2, "komi": dict(DEFAULT_KOMI),
-            **extra}
+def config(games, board_size=9, repetition="global_superko", **extra) -> dict:
+    """A run config for ``games`` hand-made games: two shards when there are more than 3."""
+    return {"board_size": board_size, "games": games,
+            "shard_size": -(-games // 2) if games > 3 else games, "repetition": repetition,
+            "komi": dict(DEFAULT_KOMI), **extra}
 
 
-def write_run(root: Path, name: str, rows, drop=(), **cfg) -> Path:
-    """A run folder ``root/name`` holding ``rows`` (split into two part files when > 3 rows),
-    without the columns in ``drop``."""
-    table = synthetic.games_table(rows, drop=drop)
-    half = table.num_rows // 2
-    parts = [table.slice(0, half), table.slice(half)] if table.num_rows > 3 else [table]
-    return synthetic.write_run(root / name, parts, config(**cfg), name=name)
+def write_run(root: Path, name: str, rows, **cfg) -> Path:
+    """A run folder ``root/name`` holding ``rows`` (game ids 0 .. n-1)."""
+    table = synthetic.games_table(rows)
+    return synthetic.write_run(root / name, table, config(table.num_rows, **cfg), name=name)
 
 
 # Known numbers for rows_superko(): JPD area difference d, who passed first, who finished last.
 #   d = 7 with Black (or nobody) first -> A版 says B, B版 says W: games 0, 3 (two A/B differences)
 #   game 5 is planted to fail the JPD self-check.
-PLANTED_BAD_GAME = 1005
-NO_BANS = ("repetition_bans",)
+PLANTED_BAD_GAME = 5
 
 
 def rows_superko() -> list[dict]:
@@ -56,7 +52,7 @@ def rows_superko() -> list[dict]:
     ]
     rows = []
     for i, (d, first, last, ending, moves, conv, bans) in enumerate(spec):
-        rows.append({"game_id": 1000 + i, "area_diff_jpd": float(d), "first_pass_or_virtual_by": first,
+        rows.append({"game_id": i, "area_diff_jpd": float(d), "first_pass_or_virtual_by": first,
                      "last_real_move_by": last, "ending": ending, "moves": moves,
                      "actions": moves + conv + (2 if ending == "pause" else 0),
                      "passes": conv + (2 if ending == "pause" else 0), "converted_passes": conv,
@@ -68,12 +64,11 @@ def rows_superko() -> list[dict]:
 
 
 def rows_no_result() -> list[dict]:
-    """8 games on 7x7 under no_result (two cycles); write them with ``drop=NO_BANS`` to get a
-    run that does not record repetition bans."""
+    """8 games on 7x7 under no_result (two cycles), no repetition bans."""
     spec = [(9, "B", "W", "pause"), (3, "W", "B", "cycle"), (-2, "B", "B", "pause"),
             (9, "W", "W", "pause"), (4, "B", "W", "cycle"), (15, "W", "B", "four_virtual"),
             (9, "B", "B", "pause"), (1, "W", "W", "pause")]
-    return [{"game_id": 2000 + i, "board_size": 7, "repetition": "no_result", "area_diff_jpd": float(d),
+    return [{"game_id": i, "board_size": 7, "repetition": "no_result", "area_diff_jpd": float(d),
              "first_pass_or_virtual_by": f, "last_real_move_by": la, "ending": e, "moves": 40 + 3 * i,
              "actions": 42 + 3 * i, "passes": 2, "converted_passes": i % 2,
              "virtual_moves_b": i % 2, "virtual_moves_w": 0}

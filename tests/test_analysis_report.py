@@ -8,16 +8,14 @@ import pytest
 
 from analysis import ab_effect, cycles, disagreement, finishes_last, komi, plots, report, show
 from sim.errors import UserError
-from tests.analysis_fixtures import (NO_BANS, PLANTED_BAD_GAME, frame, rows_no_result, rows_superko,
-                                     write_run)
+from tests.analysis_fixtures import PLANTED_BAD_GAME, frame, rows_no_result, rows_superko, write_run
 
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):
     root = tmp_path_factory.mktemp("runs")
     a = write_run(root, "superko-9", rows_superko())
-    b = write_run(root, "noresult-7", rows_no_result(), drop=NO_BANS, board_size=7,
-                  repetition="no_result")
+    b = write_run(root, "noresult-7", rows_no_result(), board_size=7, repetition="no_result")
     return [a, b]
 
 
@@ -50,16 +48,36 @@ def test_report_is_one_self_contained_html(built):
                   "Superko and cycles", "Report timing"):
         assert title in html
     assert "Traceback" not in html and "Error" not in re.sub(r"<style.*?</style>", "", html, flags=re.S)
-    assert str(PLANTED_BAD_GAME) in html and "1 game(s) fail the self-check" in html
+    assert "1 game(s) fail the self-check" in html
+    failing = html[html.index("<caption>Games failing the self-check</caption>"):]
+    cells = re.findall(r"<td[^>]*>([^<]*)</td>", failing[:failing.index("</table>")])
+    assert cells[:2] == ["superko-9", str(PLANTED_BAD_GAME)]  # run, game_id
     assert [p.name for p in built.parent.iterdir()] == ["report.html"]  # no temporary file left
 
 
 def test_bad_run_folder_is_a_user_error(tmp_path, runs):
     args = argparse.Namespace(run_dirs=[str(runs[0]), str(tmp_path)], out=None)
-    with pytest.raises(UserError, match=f"{tmp_path}: not a jpdsim run"):
+    with pytest.raises(UserError, match=f"{tmp_path}: not a jpdsim run folder"):
         report.main(args)
-    with pytest.raises(ValueError, match="no run folder"):
+    with pytest.raises(UserError, match="no run folder"):
         report.build_report([])
+
+
+def _never(*args, **kwargs):
+    raise AssertionError("a notebook ran")
+
+
+def test_bad_file_or_incomplete_run_stops_before_any_notebook(tmp_path, monkeypatch):
+    monkeypatch.setattr(report, "execute_notebook", _never)
+    run = write_run(tmp_path, "r", rows_superko())
+    bad = run / "games" / "part-00001.parquet"
+    bad.write_bytes(b"PAR1 not parquet PAR1")
+    with pytest.raises(UserError, match=f"{bad}: not a readable Parquet file"):
+        report.build_report([run], tmp_path / "r.html")
+    bad.unlink()
+    with pytest.raises(UserError, match="run is incomplete: 1 of 2 shards missing"):
+        report.build_report([run], tmp_path / "r.html")
+    assert not (tmp_path / "r.html").exists()
 
 
 def _quick(monkeypatch):

@@ -197,10 +197,10 @@ def test_endings_lengths_bans_conversions():
     h = cycles.length_histogram(df)
     assert h["games"].sum() == 12 and h.set_index("moves").loc[648, "games"] == 1
     b = cycles.repetition_bans(df).iloc[0]
-    assert (b["recorded"], b["bans"], b["with a ban"]) == (12, 17, 5)
+    assert (b["games"], b["bans"], b["with a ban"]) == (12, 17, 5)
     assert b["mean per game"] == pytest.approx(17 / 12)
     assert b["per 100 moves"] == pytest.approx(100 * 17 / moves.sum())
-    assert cycles.repetition_bans(df.drop(columns="repetition_bans")).iloc[0]["recorded"] == 0
+    assert b["with a ban rate"] == pytest.approx(5 / 12)
     c = cycles.conversions(df).iloc[0]
     assert (c["with a conversion"], c["four_virtual"]) == (8, 2)
     assert c["converted per game"] == pytest.approx(16 / 12)
