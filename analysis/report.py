@@ -7,7 +7,10 @@ folders injected after its cell tagged ``parameters`` (as papermill does).
 
 Every run is checked (``analysis.load.open_run``, i.e. ``sim.records.check_run``) before any
 notebook runs: a folder that is not a run, a bad file in it, or an incomplete run stops the
-report with a one-line ``UserError``.
+report with a one-line ``UserError``. A notebook that fails stops it with a ``ReportError``
+naming the notebook, the cell and the error (``main`` turns it into a ``UserError``, so the
+command prints one line and exits non-zero); the HTML file is written only when every part
+succeeded (atomically: an older report stays untouched).
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from jinja2 import DictLoader
 from jupyter_client.kernelspec import KernelSpec
 from jupyter_client.manager import AsyncKernelManager
 from nbclient import NotebookClient
-from nbclient.exceptions import CellExecutionError
+from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
 from nbconvert import HTMLExporter
 
 from analysis.load import open_run
@@ -119,9 +122,30 @@ def execute_notebook(path: str | Path, run_dirs: Sequence[str | Path],
         client.execute(env=env, **_encryption())
     except CellExecutionError as err:
         ename = getattr(err, "ename", None)
-        detail = f"{ename}: {err.evalue}" if ename else str(err).splitlines()[0]
-        raise ReportError(f"{path.name}: a cell failed: {detail}") from err
+        detail = f"{ename}: {err.evalue}" if ename else str(err)
+        raise ReportError(f"{path}: {_failed_cell(nb)}failed: {_one_line(detail)}") from err
+    except CellTimeoutError as err:
+        raise ReportError(f"{path}: {_failed_cell(nb)}timed out ({_one_line(err)})") from err
+    except DeadKernelError as err:
+        raise ReportError(f"{path}: the kernel died (out of memory?) ({_one_line(err)})") from err
     return nb
+
+
+def _failed_cell(nb: nbformat.NotebookNode) -> str:
+    """"cell K " (K counts the notebook's own cells from 1) of the cell that failed, or ""."""
+    k = 0
+    for c in nb.cells:
+        if "injected-parameters" in c.get("metadata", {}).get("tags", []):
+            continue
+        k += 1
+        if any(o.get("output_type") == "error" for o in c.get("outputs", ())):
+            return f"cell {k} "
+    return ""
+
+
+def _one_line(text, limit: int = 300) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def _merge(parts: list[tuple[str, nbformat.NotebookNode, float]], run_dirs: list[Path],
@@ -202,6 +226,10 @@ def build_report(run_dirs: list, out: str | Path | None = None, notebooks: Seque
 
 
 def main(args) -> int:
-    """CLI entry (``jpdsim report``): args.run_dirs (list of str), args.out (str or None)."""
-    build_report(list(args.run_dirs), args.out)
+    """CLI entry (``jpdsim report``): args.run_dirs (list of str), args.out (str or None).
+    Bad runs and failed notebooks raise UserError (one line; ``sim.cli`` prints it and exits 2)."""
+    try:
+        build_report(list(args.run_dirs), args.out)
+    except ReportError as err:
+        raise UserError(str(err)) from None
     return 0

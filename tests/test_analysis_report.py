@@ -110,15 +110,38 @@ def test_write_is_atomic(runs, tmp_path, monkeypatch):
     assert out.read_text() == "old report" and [p.name for p in tmp_path.iterdir()] == ["report.html"]
 
 
-def test_failing_notebook_names_itself(runs, tmp_path, monkeypatch):
+def _bad_notebook(folder, name="bad.ipynb"):
     nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_markdown_cell("# A notebook that fails"),
         nbformat.v4.new_code_cell("RUN_DIRS = []", metadata={"tags": ["parameters"]}),
-        nbformat.v4.new_code_cell("assert RUN_DIRS, 'no runs'\nraise KeyError('boom')")])
-    nbformat.write(nb, tmp_path / "bad.ipynb")
+        nbformat.v4.new_code_cell("from analysis import load\nassert RUN_DIRS, 'no runs'"),
+        nbformat.v4.new_code_cell("load.load_runs(RUN_DIRS, columns=['game_id'])\n"
+                                  "raise KeyError('boom\\nsecond line')")])
+    nbformat.write(nb, folder / name)
+
+
+def test_failing_notebook_names_itself(runs, tmp_path, monkeypatch):
+    _bad_notebook(tmp_path)
     monkeypatch.setattr(report, "NOTEBOOK_DIR", tmp_path)
-    with pytest.raises(report.ReportError, match="bad.ipynb: a cell failed: KeyError"):
+    with pytest.raises(report.ReportError,
+                       match=re.escape(f"{tmp_path / 'bad.ipynb'}: cell 4 failed: KeyError: "
+                                       f"'boom\\nsecond line'")):
         report.build_report(runs, tmp_path / "r.html", notebooks=["bad.ipynb"])
     assert not (tmp_path / "r.html").exists()
+
+
+def test_failing_notebook_is_one_line_from_the_command(runs, tmp_path, monkeypatch, capsys):
+    """`jpdsim report` where a notebook cell raises: one line on stderr, exit 2, no file."""
+    from sim import cli
+    _bad_notebook(tmp_path, report.NOTEBOOKS[0])
+    monkeypatch.setattr(report, "NOTEBOOK_DIR", tmp_path)
+    out = tmp_path / "out" / "r.html"
+    rc = cli.main(["report", *map(str, runs), "--out", str(out)])
+    err = capsys.readouterr().err
+    assert rc == 2
+    assert err.splitlines() == [f"jpdsim report: error: {tmp_path / report.NOTEBOOKS[0]}: cell 4 "
+                                f"failed: KeyError: 'boom\\nsecond line'"]
+    assert not out.exists() and not out.parent.exists()
 
 
 def test_figures_and_tables_on_tiny_and_empty_data():
