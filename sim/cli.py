@@ -32,6 +32,9 @@ def _add_run(sub):
     p.add_argument("--seed", type=int, help="override the run seed")
     p.add_argument("--resume", action="store_true", help="complete an interrupted run")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="play the shards on a Dask distributed cluster (e.g. tcp://host:8786); "
+                        "the run folder must be on a file system its workers share")
 
 
 def _add_sgf(sub):

@@ -274,6 +274,31 @@ class _Pool:
         self.workers.clear()
 
 
+def _run_on_dask(cfg: RunConfig, run_dir: Path, pending: list[int], address: str, on_done,
+                 failures: dict) -> None:
+    """Play the shards as tasks of a Dask distributed cluster at ``address``: the same
+    ``play_shard`` as a local worker, so the same rows. The run folder must be on a file system
+    that every Dask worker sees; the workers' logs stay with Dask."""
+    from distributed import Client, as_completed
+
+    with Client(address) as client:
+        log.info("Dask scheduler %s: %d workers", address, len(client.scheduler_info()["workers"]))
+        futures = {client.submit(play_shard, cfg, run_dir, i, pure=False,
+                                 key=f"jpdsim-{cfg.name}-shard-{i}"): i for i in pending}
+        try:
+            for future in as_completed(futures):
+                index = futures[future]
+                if future.status == "finished":
+                    on_done(index, future.result())
+                    continue
+                err = future.exception()
+                first = (str(err).strip().splitlines() or [""])[0]
+                failures[index] = f"{type(err).__name__}: {first}"
+                log.error("shard %d failed on Dask: %s", index, failures[index])
+        finally:
+            client.cancel(list(futures))
+
+
 # -- the run -----------------------------------------------------------------------------
 
 def _config_differences(stored: dict, cfg: RunConfig) -> list[str]:
@@ -377,20 +402,22 @@ def _raise_terminated(signum, frame):
 
 
 def run(cfg: RunConfig, run_dir: str | Path, workers: int = 1, resume: bool = False,
-        progress: bool = False, config_file: str | None = None) -> RunResult:
-    """Play (or, with ``resume``, complete) the run ``cfg`` into ``run_dir``."""
+        progress: bool = False, config_file: str | None = None,
+        scheduler: str | None = None) -> RunResult:
+    """Play (or, with ``resume``, complete) the run ``cfg`` into ``run_dir``: with local worker
+    processes, or with ``scheduler`` (an address) on a Dask distributed cluster."""
     run_dir = Path(run_dir)
     if workers < 1:
         raise UserError(f"option --workers: must be >= 1, got {workers}")
     _check_folder(run_dir, resume)  # before the lock file goes into a folder that is not ours
     lock = _lock(run_dir)
     try:
-        return _run_locked(cfg, run_dir, workers, resume, progress, config_file)
+        return _run_locked(cfg, run_dir, workers, resume, progress, config_file, scheduler)
     finally:
         lock.close()
 
 
-def _run_locked(cfg, run_dir, workers, resume, progress, config_file) -> RunResult:
+def _run_locked(cfg, run_dir, workers, resume, progress, config_file, scheduler) -> RunResult:
     env = records.environment()
     manifest, state = _prepare(cfg, run_dir, resume, config_file, env)
     done = set(state.done) if state else set()
@@ -431,7 +458,9 @@ def _run_locked(cfg, run_dir, workers, resume, progress, config_file) -> RunResu
         log.info("%s run %s: %d games, %d shards of %d, %d to play, %d workers, seed %d",
                  "resuming" if state else "starting", cfg.name, cfg.games, cfg.n_shards,
                  cfg.shard_size, len(pending), workers, cfg.seed)
-        if pending:
+        if pending and scheduler:
+            _run_on_dask(cfg, run_dir, pending, scheduler, on_done, result.failures)
+        elif pending:
             bar.set_postfix_str("starting workers (a first run compiles the engine)")
             pool = _Pool(cfg, run_dir, workers, pending, on_done, result.failures)
             pool.run()
@@ -517,6 +546,8 @@ def _resume_command(args, run_dir: Path) -> str:
         parts += ["--games", str(args.games)]
     if args.seed is not None:
         parts += ["--seed", str(args.seed)]
+    if args.scheduler is not None:
+        parts += ["--scheduler", args.scheduler]
     return " ".join(shlex.quote(p) for p in parts)
 
 
@@ -527,7 +558,8 @@ def main(args) -> int:
     again = _resume_command(args, run_dir)
     try:
         result = run(cfg, run_dir, workers=workers, resume=args.resume,
-                     progress=not args.no_progress, config_file=str(args.config))
+                     progress=not args.no_progress, config_file=str(args.config),
+                     scheduler=args.scheduler)
     except KeyboardInterrupt:  # before or after the workers ran
         print(f"jpdsim run: interrupted. To finish the run: {again}", file=sys.stderr)
         return 130

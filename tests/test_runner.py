@@ -84,6 +84,19 @@ def test_rows_do_not_depend_on_workers_or_shards(reference, config_file, tmp_pat
     assert whole.equals(table)
 
 
+
+def test_rows_on_a_dask_cluster(reference, config_file, tmp_path):
+    """The same run played as tasks of a Dask distributed cluster gives the same rows."""
+    from distributed import LocalCluster
+
+    _, table = reference
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                      dashboard_address=None) as cluster:
+        result = runner.run(load_config(config_file), tmp_path / "dask",
+                            scheduler=cluster.scheduler_address)
+    assert result.state.complete and not result.failures
+    assert records.read_games(tmp_path / "dask").equals(table)
+
 def test_resume_after_a_lost_shard(reference, config_file, tmp_path, capsys):
     ref_dir, table = reference
     out = tmp_path / "run"
