@@ -11,7 +11,11 @@ Z95 = 1.959963984540054  # two-sided 95% normal quantile
 
 
 def wilson(k, n, z: float = Z95) -> tuple[np.ndarray, np.ndarray]:
-    """Wilson score interval for k successes in n trials (arrays or scalars); NaN where n == 0."""
+    """Wilson score interval for k successes in n trials (arrays or scalars); NaN where n == 0.
+
+    Always 0 <= lo <= k/n <= hi <= 1 exactly: at k = 0 (k = n) the formula's lower (upper)
+    bound is 0 (1) only up to rounding, and a bound a hair past the point estimate would make
+    a negative error bar."""
     k = np.asarray(k, dtype=float)
     n = np.asarray(n, dtype=float)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -19,9 +23,10 @@ def wilson(k, n, z: float = Z95) -> tuple[np.ndarray, np.ndarray]:
         z2 = z * z
         centre = (p + z2 / (2 * n)) / (1 + z2 / n)
         half = z / (1 + z2 / n) * np.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
-        lo, hi = centre - half, centre + half
-    lo = np.where(n > 0, np.clip(lo, 0.0, 1.0), np.nan)
-    hi = np.where(n > 0, np.clip(hi, 0.0, 1.0), np.nan)
+        lo = np.clip(np.minimum(centre - half, p), 0.0, 1.0)
+        hi = np.clip(np.maximum(centre + half, p), 0.0, 1.0)
+    lo = np.where(n > 0, lo, np.nan)
+    hi = np.where(n > 0, hi, np.nan)
     return lo, hi
 
 

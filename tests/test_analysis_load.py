@@ -33,6 +33,18 @@ def test_wilson_vectorised_and_empty():
     assert hi[2] == pytest.approx(1.0) and lo[2] < 0.75
 
 
+def test_wilson_bounds_never_cross_the_rate():
+    """At k = 0 or k = n the formula's bound equals the rate only up to rounding; a bound past
+    the rate would make a negative error bar."""
+    n = np.arange(1, 20001)
+    k = np.concatenate([np.zeros_like(n), n, np.random.default_rng(2).integers(0, n + 1)])
+    n = np.tile(n, 3)
+    lo, hi = stats.wilson(k, n)
+    p = k / n
+    assert (lo <= p).all() and (hi >= p).all() and (lo >= 0).all() and (hi <= 1).all()
+    assert (lo[:20000] == 0).all() and (hi[20000:40000] == 1).all()
+
+
 def test_hist_quantiles_agree_with_numpy():
     rng = np.random.default_rng(1)
     x = rng.integers(3, 40, 1001)
