@@ -9,6 +9,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from analysis import stats
+from analysis.show import significant
 from sim.schema import DEFAULT_KOMI, RULESETS
 
 COLOURS = dict(zip(RULESETS, ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd")))
@@ -33,13 +34,14 @@ def disagreement_heatmap(matrix: pd.DataFrame) -> Figure:
     """Heat map of the share of games (%) whose winners differ, for every pair of rulesets."""
     fig, ax = _figure(6.5, 5.2)
     values = matrix.to_numpy(dtype=float) * 100
-    im = ax.imshow(values, cmap="Reds", vmin=0, vmax=max(values.max(), 1e-9))
+    top = np.nanmax(values, initial=0)
+    im = ax.imshow(values, cmap="Reds", vmin=0, vmax=top if top > 0 else 1)
     ax.set_xticks(range(len(matrix.columns)), matrix.columns, rotation=30, ha="right")
     ax.set_yticks(range(len(matrix.index)), matrix.index)
     for i in range(values.shape[0]):
         for j in range(values.shape[1]):
             if i != j:
-                ax.text(j, i, f"{values[i, j]:.2f}", ha="center", va="center", fontsize=9,
+                ax.text(j, i, significant(values[i, j], 2), ha="center", va="center", fontsize=9,
                         color="white" if values[i, j] > 0.6 * values.max() else "black")
     ax.set_xlabel("ruleset")
     ax.set_ylabel("ruleset")
@@ -63,6 +65,7 @@ def disagreement_directions(table: pd.DataFrame) -> Figure:
         ax.barh(labels, share, left=left, label=name, color=colour)
         left += share
     ax.invert_yaxis()
+    ax.set_xlim(0, left.max(initial=0) * 1.05 or 1)
     ax.set_xlabel("games (%)")
     ax.set_ylabel("pair of rulesets (first vs second)")
     ax.set_title("Direction of disagreement")
@@ -84,7 +87,7 @@ def rate_by(table: pd.DataFrame, by: str, series, rate: str = "rate", lo: str = 
         x = sub[by].to_numpy(dtype=float) if numeric else [cats.index(str(v)) for v in sub[by]]
         y = sub[rate].to_numpy(dtype=float) * 100
         err = np.vstack([y - sub[lo].to_numpy(dtype=float) * 100,
-                         sub[hi].to_numpy(dtype=float) * 100 - y]).clip(min=0)  # rounding at 0 and 1
+                         sub[hi].to_numpy(dtype=float) * 100 - y])  # lo <= rate <= hi (Wilson)
         ax.errorbar(x, y, yerr=err, marker="o", capsize=3, label=str(name))
     if not numeric:
         ax.set_xticks(range(len(cats)), cats, rotation=20, ha="right", fontsize=8)
@@ -110,7 +113,7 @@ def crosstab_heatmap(table: pd.DataFrame, title: str, unit: str = "games (%)") -
     ax.set_yticks(range(table.shape[0]), table.index)
     for i in range(values.shape[0]):
         for j in range(values.shape[1]):
-            ax.text(j, i, f"{values[i, j]:.1f}", ha="center", va="center",
+            ax.text(j, i, significant(values[i, j], 1), ha="center", va="center",
                     color="white" if values[i, j] > 0.6 * values.max() else "black")
     ax.set_xlabel(table.columns.name or "")
     ax.set_ylabel(table.index.name or "")
@@ -147,9 +150,18 @@ def ab_area_diff(hist: pd.DataFrame, window: float = 20) -> Figure:
     fig, (ax1, ax2) = _figure(11, 4.2, ncols=2)
     x = hist["area_diff_jpd"].to_numpy(dtype=float)
     total = hist["all"].sum()
-    ax1.bar(x, hist["all"] / max(total, 1) * 100, width=0.45, color="#7f7f7f")
+    share = hist["all"].to_numpy(dtype=float) / max(total, 1) * 100
+    span = x.max() - x.min() if len(x) else 0
+    if span <= 80:  # one bar per half point
+        ax1.bar(x, share, width=0.45, color="#7f7f7f")
+        ax1.set_ylabel("games (%)")
+    else:  # bins of an even number of points: each holds as many odd as even differences
+        width = 2 * int(np.ceil(span / 200))
+        edges = np.arange(np.floor(x.min() / width) * width, x.max() + width + 0.5, width) - 0.25
+        binned, _ = np.histogram(x, bins=edges, weights=share)
+        ax1.stairs(binned, edges, fill=True, color="#7f7f7f")
+        ax1.set_ylabel(f"games (% per bin of {width} points)")
     ax1.set_xlabel("JPD area difference, Black − White (points)")
-    ax1.set_ylabel("games (%)")
     ax1.set_title("All games")
     differ_cols = [c for c in hist.columns if c.startswith("differ")]
     any_diff = hist[differ_cols].sum(axis=1) > 0
@@ -162,10 +174,15 @@ def ab_area_diff(hist: pd.DataFrame, window: float = 20) -> Figure:
         ax2.bar(x, hist[c], bottom=bottom, width=0.45, label=c.replace("differ, ", ""), color=f"C{k}")
         bottom += hist[c].to_numpy()
     ax2.set_xlim(lo, hi)
+    ax2.set_ylim(0, max(bottom.max(initial=0), 1) * 1.4)  # room for the legend above the bars
     ax2.set_xlabel("JPD area difference, Black − White (points)")
     ax2.set_ylabel("games whose JPD A and JPD B winners differ")
     ax2.set_title("Where JPD A and JPD B disagree")
-    ax2.legend(title="who passed / played virtual first", fontsize=8, loc="upper left")
+    if any_diff.any():
+        ax2.legend(title="who passed / played virtual first", fontsize=8, loc="upper left")
+    else:
+        ax2.text(0.5, 0.5, "no game where they disagree", transform=ax2.transAxes,
+                 ha="center", va="center", color="#555555")
     for ax in (ax1, ax2):
         ax.grid(alpha=0.3)
     return fig
@@ -211,8 +228,10 @@ def fair_komi(table: pd.DataFrame, by=None) -> Figure:
         r = row.ruleset
         fk, lo, hi = row[table.columns.get_loc("fair komi")], \
             row[table.columns.get_loc("fair komi lo")], row[table.columns.get_loc("fair komi hi")]
-        ax.errorbar([fk], [i], xerr=[[fk - lo], [hi - fk]], fmt="o", color=COLOURS.get(r),
-                    capsize=3)
+        # the interval as a segment, not as errors around the point: a percentile bootstrap
+        # interval need not contain the estimate
+        ax.plot([lo, hi], [i, i], color=COLOURS.get(r), lw=1.2, marker="|", ms=8)
+        ax.plot([fk], [i], "o", color=COLOURS.get(r))
         ax.plot([DEFAULT_KOMI.get(r, np.nan)], [i], "x", color="black")
     names = [f"{r}  ({g})" if by else r for r, g in zip(table["ruleset"], labels)]
     ax.set_yticks(y, names, fontsize=8)

@@ -195,6 +195,9 @@ def _write_atomic(path: Path, text: str) -> None:
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # as an ordinary new file (mkstemp makes it private)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

@@ -1,6 +1,7 @@
 """The notebooks, the figures and the HTML report, on small runs written from hand-made rows."""
 
 import argparse
+import os
 import re
 
 import nbformat
@@ -53,6 +54,9 @@ def test_report_is_one_self_contained_html(built):
     cells = re.findall(r"<td[^>]*>([^<]*)</td>", failing[:failing.index("</table>")])
     assert cells[:2] == ["superko-9", str(PLANTED_BAD_GAME)]  # run, game_id
     assert [p.name for p in built.parent.iterdir()] == ["report.html"]  # no temporary file left
+    umask = os.umask(0)
+    os.umask(umask)
+    assert built.stat().st_mode & 0o777 == 0o666 & ~umask  # not private like a temporary file
 
 
 def test_bad_run_folder_is_a_user_error(tmp_path, runs):
@@ -164,5 +168,60 @@ def test_figures_and_tables_on_tiny_and_empty_data():
             ax = fig.axes[0]
             assert ax.get_xlabel() and (ax.get_ylabel() or ax.get_title())
             fig.savefig(__import__("io").BytesIO(), format="png")
-        html = show.table(d).to_html()
-        assert ("%" in html) == (data is df)
+        cells = re.findall(r"<td[^>]*>([^<]*)</td>", show.table(d).to_html())
+        assert any("%" in c for c in cells) == (data is df)  # rates only where there are games
+
+
+def test_figures_on_awkward_real_world_shapes():
+    """A wide spread of area differences (binned, no comb of hairlines), an A/B table whose
+    bars need room for the legend, and a bootstrap interval that excludes its estimate."""
+    wide = frame([{"area_diff_jpd": d} for d in (-81, -81, -3, 1, 7, 7, 9, 81, 81, 81, 361)])
+    fig = plots.ab_area_diff(ab_effect.area_diff_histogram(wide))
+    assert fig.axes[0].get_ylabel() == "games (% per bin of 6 points)"
+    assert fig.axes[1].get_ylim()[1] >= 1.4 * 2  # two differing games at d = 7
+    fk = komi.fair_komi(wide, n_boot=10)
+    fk.loc[0, ["fair komi lo", "fair komi hi"]] = fk.loc[0, "fair komi"] + [0.5, 1.0]
+    plots.fair_komi(fk).savefig(__import__("io").BytesIO(), format="png")
+
+
+# --- the report on a real run played by the engine -------------------------------------------
+
+REAL_CONFIG = """\
+board_size = 5
+games = 400
+shard_size = 200
+seed = 5
+virtual_rate = 0.1
+record_moves = "cycles"
+"""
+
+
+@pytest.fixture(scope="module")
+def real_report(tmp_path_factory):
+    """A small run played by `jpdsim run` (one worker) and its report by `jpdsim report`."""
+    from sim import cli
+    root = tmp_path_factory.mktemp("real")
+    (root / "small.toml").write_text(REAL_CONFIG)
+    run = root / "run"
+    assert cli.main(["run", str(root / "small.toml"), "--out", str(run), "--workers", "1",
+                     "--no-progress"]) == 0
+    html = root / "report.html"
+    assert cli.main(["report", str(run), "--out", str(html)]) == 0
+    return run, html.read_text(encoding="utf-8")
+
+
+def test_report_on_a_real_run(real_report):
+    run, html = real_report
+    body = re.sub(r"<style.*?</style>", "", html, flags=re.S)
+    # 9 figures always; more where the data have them (disagreements, endings other than pause)
+    assert len(re.findall(r'<img[^>]+src="data:image/png;base64,', html)) >= 9
+    assert "<script src=" not in html and 'src="http' not in html
+    for title in ("Disagreement between rulesets", "Who finishes last", "The A/B effect and komi",
+                  "Superko and cycles", "JPD self-check", "Report timing"):
+        assert title in body, title
+    assert "<strong>400 games</strong> from 1 run(s)" in body
+    assert "<strong>0 game(s) fail the self-check</strong>" in body
+    # no error or warning output in any cell
+    assert "application/vnd.jupyter.stderr" not in body  # stderr and error outputs
+    assert "Traceback" not in body and "Warning" not in body
+    assert str(run) in body and (run / "moves").is_dir()

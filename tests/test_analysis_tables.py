@@ -231,3 +231,24 @@ def test_everything_survives_games_without_a_winner():
     assert komi.komi_curves(df)["win"].isna().all()
     assert cycles.endings(df).set_index("ending").loc["cycle", "count"] == 1
     assert finishes_last.relations(df).iloc[0]["games"] == 2
+
+
+def test_show_formats_small_rates_and_merges_intervals():
+    from analysis import show
+    assert [show.percent(v) for v in (0, 0.0083, 2.82e-5, 0.005, 0.99999, float("nan"))] == \
+        ["0%", "0.83%", "0.0028%", "0.50%", "100.00%", "–"]
+    assert [show.significant(v) for v in (0.0019855, 0.0999, 3.8e-5, 112.384, -0.0123)] == \
+        ["0.0020", "0.10", "0.000038", "112.38", "-0.012"]
+    df = pd.DataFrame({"games": [1_100_000, 0], "differ": [31, 0], "rate": [31 / 1.1e6, np.nan],
+                       "lo": [1.9855e-5, np.nan], "hi": [4.0e-5, np.nan],
+                       "fair komi": [1.84, 7.0], "fair komi lo": [1.75, 6.5], "fair komi hi": [1.92, 7.5],
+                       "min": [73.0, np.nan], "game_id": [5, 6]})
+    assert show.intervals(df.columns) == [("rate", "lo", "hi"), ("fair komi", "fair komi lo", "fair komi hi")]
+    shown = show.table(df)
+    assert list(shown.data.columns) == ["games", "differ", "rate (95% CI)", "fair komi (95% CI)",
+                                        "min", "game_id"]
+    assert shown.data["rate (95% CI)"].tolist() == ["0.0028%\u00a0(0.0020\u2060–\u20600.0040%)", "–"]
+    assert shown.data["fair komi (95% CI)"].tolist()[1] == "7.00\u00a0(6.50\u2060–\u20607.50)"
+    html = shown.to_html()
+    assert ">1,100,000<" in html and ">73<" in html and ">5<" in html  # whole floats, ids plain
+    assert list(show.table(df, merge_intervals=False).data.columns) == list(df.columns)
