@@ -8,7 +8,7 @@ points), never on rows: the whole analysis costs one ``bincount`` per ruleset.
 Fair komi: the komi at which Black's score rate (wins + half the draws) is one half, read off
 by linear interpolation between half-point komis; for a distribution symmetric about m it is
 m. Its interval is a percentile bootstrap on multinomial redraws of the histogram.
-Games without a score (endings cycle, move_limit, resign) are left out.
+Games without a score (endings cycle and move_limit) are left out.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ METHOD = {"jpd_a": "JPD area, A版 point", "jpd_b": "JPD area",
           "jpd_tangsong": "JPD area, 唐宋版 point", "chinese": "Chinese area",
           "japanese": "Japanese territory"}
 COLUMNS = ("ending", FIRST, LAST, "area_diff_jpd", "area_diff_chinese", "territory_diff_japanese")
-UNSCORED = tuple(NO_WINNER_ENDINGS) + ("resign",)
+UNSCORED = NO_WINNER_ENDINGS
 
 
 def extra(df: pd.DataFrame, ruleset: str) -> np.ndarray:

@@ -31,7 +31,7 @@ from sim.schema import ENDINGS, GAME_SCHEMA, REPETITIONS, RULESETS, SUICIDES
 VOCABULARY = {
     "repetition": REPETITIONS,
     "suicide": SUICIDES,
-    "ending": ENDINGS + ("resign",),
+    "ending": ENDINGS,
     "first_pass_or_virtual_by": ("B", "W"),
     "last_real_move_by": ("B", "W"),
     **{f"winner_{r}": ("B", "W", "draw") for r in RULESETS},
