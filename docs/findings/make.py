@@ -1,0 +1,54 @@
+"""Regenerate the figures and tables of docs/findings.md from run folders.
+
+    python docs/findings/make.py results/quickstart results/19x19 [results/superko_stress]
+
+Writes docs/findings/*.png and prints the tables as Markdown (the analysis library's
+functions, as the report's notebooks call them).
+"""
+
+import sys
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+from analysis import ab_effect, cycles, disagreement, finishes_last, komi, load, plots  # noqa: E402
+
+HERE = Path(__file__).parent
+
+
+def markdown(df) -> str:
+    cell = lambda v: f"{v:.4g}" if isinstance(v, float) else str(v)  # noqa: E731
+    rows = [list(map(str, df.columns))] + [[cell(v) for v in row] for row in df.itertuples(index=False)]
+    return "\n".join("| " + " | ".join(r) + " |" for r in [rows[0], ["---"] * len(rows[0]), *rows[1:]]) + "\n"
+
+
+def main(run_dirs: list[str]) -> None:
+    columns = sorted(set(disagreement.COLUMNS + finishes_last.COLUMNS + ab_effect.COLUMNS
+                         + komi.COLUMNS + cycles.COLUMNS + load.CONFIG_COLUMNS))
+    games = load.load_runs(run_dirs, columns=columns)
+    random_default = games[games["virtual_rate"] == 0]
+    print("## Disagreement per board size\n")
+    print(markdown(disagreement.disagreement(random_default, by="board_size")))
+    for size, part in random_default.groupby("board_size", observed=True):
+        plots.disagreement_heatmap(disagreement.disagreement_matrix(part)).savefig(
+            HERE / f"disagreement_{size}x{size}.png", dpi=90, bbox_inches="tight")
+    print("\n## Who finishes last\n")
+    print(markdown(finishes_last.relations(games, by="board_size")))
+    print(markdown(finishes_last.parity_table(random_default, by="board_size")))
+    print("\n## A/B effect\n")
+    print(markdown(ab_effect.ab_summary(random_default, by="board_size")))
+    print(markdown(ab_effect.ab_by_first(random_default)))
+    print("\n## Fair komi\n")
+    print(markdown(komi.fair_komi(random_default, by="board_size")))
+    plots.komi_curves(komi.komi_curves(random_default, by="board_size"), by="board_size").savefig(
+        HERE / "komi_curves.png", dpi=90, bbox_inches="tight")
+    print("\n## Endings and conversions\n")
+    print(markdown(cycles.endings_wide(games, by=["repetition", "board_size", "virtual_rate"])))
+    print(markdown(cycles.conversions(games, by=["board_size", "virtual_rate"])))
+    print(markdown(cycles.self_check_summary(games)))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
