@@ -81,7 +81,7 @@ def main() -> None:
         rate, actions = engine(size, games)
         run1 = end_to_end(size, games, 1)
         run2 = end_to_end(size, games, 2)
-        spiel = openspiel(size, max(1, games // 50))
+        spiel = openspiel(size, max(1, games // 2000))
         spiel_text = "n/a" if spiel is None else f"{rate / spiel:.1f}x"
         print(f"{size:>4}x{size:<2} {rate:>20,.0f} {actions:>12,.0f} {run1:>13,.0f} {run2:>14,.0f} "
               f"{run1 / rate:>12.2f} {spiel_text:>10}")
