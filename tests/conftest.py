@@ -2,11 +2,19 @@
 and on the numba engine), game builders from ASCII diagrams and GTP tokens, and the outcome
 invariants that every finished or unfinished game must satisfy."""
 
+import json
+from pathlib import Path
+
 import pytest
 
 from sim.coords import format_action, parse_action, parse_diagram
 
 ENGINES = ["reference", "numba"]
+
+#: The worked examples of the `jpdsim replay` contract (../shared beside the repository).
+EXAMPLES = Path(__file__).resolve().parents[2] / "shared" / "examples" / "replay.jsonl"
+EXAMPLE_CASES = ([json.loads(line) for line in EXAMPLES.read_text(encoding="utf-8").splitlines() if line.strip()]
+                 if EXAMPLES.exists() else [])
 
 
 @pytest.fixture(params=ENGINES)

@@ -2,21 +2,15 @@
 (computed by an independent implementation of RULES.md): every outcome field, the final
 board, the legal moves, or the error line of an illegal move."""
 
-import json
-from pathlib import Path
-
 import pytest
 
 from sim.coords import format_action, format_diagram, parse_action, parse_diagram
 from sim.schema import OUTCOME_FIELDS
+from tests.conftest import EXAMPLE_CASES as CASES, EXAMPLES
 from tests.reference import RefGame
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "shared" / "examples" / "replay.jsonl"
-
-if not EXAMPLES.exists():
+if not CASES:
     pytest.skip(f"no worked examples at {EXAMPLES}", allow_module_level=True)
-
-CASES = [json.loads(line) for line in EXAMPLES.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
 def replay(args):
@@ -35,10 +29,6 @@ def replay(args):
         if reason is not None:
             return game, f"move {k} ({token}): {reason}"
     return game, None
-
-
-def test_examples_file_is_not_empty():
-    assert CASES
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["title"] for c in CASES])
