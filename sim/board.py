@@ -8,8 +8,8 @@ size, its pseudo-liberty count and the sum and sum of squares of its pseudo-libe
 from numba import njit
 
 from sim.state import (
-    BLACK, BORDER, CHASH, CSIZE, EMPTIES, EMPTY, EPOS, HASH, HEAD, LIBSQ, LIBSUM, N, N_EMPTY, NXT,
-    PLIB, STACK, W, WHITE, ZOB,
+    BLACK, BORDER, CHASH, COLOR, CSIZE, EMPTIES, EMPTY, EPOS, HASH, HEAD, LIBSQ, LIBSUM, N, NXT,
+    N_EMPTY, PLIB, ST, STACK, W, WHITE, ZOB,
 )
 
 
@@ -38,18 +38,18 @@ def _add_lib(pt, h, p, d):
 @njit(cache=True, _nrt=False)
 def clear(g):
     """Empty the board."""
-    n, w = g.st[N], g.st[W]
-    g.color[:] = BORDER
+    n, w = g.tab[ST, N], g.tab[ST, W]
+    g.pt[COLOR, :] = BORDER
     k = 0
     for y in range(n):
         for x in range(n):
             p = (y + 1) * w + x + 1
-            g.color[p] = EMPTY
+            g.pt[COLOR, p] = EMPTY
             g.pt[EMPTIES, k] = p
             g.pt[EPOS, p] = k
             k += 1
-    g.st[N_EMPTY] = k
-    g.st[HASH] = 0
+    g.tab[ST, N_EMPTY] = k
+    g.tab[ST, HASH] = 0
 
 
 @njit(cache=True, _nrt=False)
@@ -72,16 +72,17 @@ def _merge(pt, a, b):
 @njit(cache=True, _nrt=False)
 def _remove_chain(g, h):
     """Take chain ``h`` off the board; returns the number of stones removed."""
-    pt, color = g.pt, g.color
-    w = g.st[W]
-    g.st[HASH] ^= pt[CHASH, h]
+    pt = g.pt
+    color = pt[COLOR]
+    w = g.tab[ST, W]
+    g.tab[ST, HASH] ^= pt[CHASH, h]
     s = h
     while True:  # first empty every point, then give the liberties to the neighbours
         color[s] = EMPTY
-        k = g.st[N_EMPTY]
+        k = g.tab[ST, N_EMPTY]
         pt[EMPTIES, k] = s
         pt[EPOS, s] = k
-        g.st[N_EMPTY] = k + 1
+        g.tab[ST, N_EMPTY] = k + 1
         s = pt[NXT, s]
         if s == h:
             break
@@ -101,16 +102,17 @@ def _remove_chain(g, h):
 def put_stone(g, p, c):
     """Place a stone of colour ``c`` on the empty point ``p`` and merge it with its friends;
     no captures (setup positions use this directly)."""
-    pt, color = g.pt, g.color
-    w = g.st[W]
+    pt = g.pt
+    color = pt[COLOR]
+    w = g.tab[ST, W]
     color[p] = c
     key = pt[ZOB + c - 1, p]
-    g.st[HASH] ^= key
-    k = g.st[N_EMPTY] - 1
+    g.tab[ST, HASH] ^= key
+    k = g.tab[ST, N_EMPTY] - 1
     last = pt[EMPTIES, k]
     pt[EMPTIES, pt[EPOS, p]] = last
     pt[EPOS, last] = pt[EPOS, p]
-    g.st[N_EMPTY] = k
+    g.tab[ST, N_EMPTY] = k
     pt[HEAD, p] = p
     pt[NXT, p] = p
     pt[CSIZE, p] = 1
@@ -132,11 +134,11 @@ def put_stone(g, p, c):
 def play_stone(g, p, c):
     """Play colour ``c`` at the empty point ``p``: capture opponent chains without liberty,
     else remove the own chain if it has none (suicide). Returns (captured, suicided) stones."""
-    w = g.st[W]
+    w = g.tab[ST, W]
     put_stone(g, p, c)
     captured = 0
     for q in (p - w, p - 1, p + 1, p + w):
-        if g.color[q] == 3 - c and g.pt[PLIB, g.pt[HEAD, q]] == 0:
+        if g.pt[COLOR, q] == 3 - c and g.pt[PLIB, g.pt[HEAD, q]] == 0:
             captured += _remove_chain(g, g.pt[HEAD, q])
     suicided = 0
     if captured == 0 and g.pt[PLIB, g.pt[HEAD, p]] == 0:
@@ -148,9 +150,10 @@ def play_stone(g, p, c):
 def key_after(g, p, c):
     """Before playing ``c`` at the empty ``p``: (board key after the move, kind) with kind 0 for
     an ordinary move or capture, 1 for a single-stone suicide, 2 for a multi-stone suicide."""
-    pt, color = g.pt, g.color
-    w = g.st[W]
-    board_key = g.st[HASH]
+    pt = g.pt
+    color = pt[COLOR]
+    w = g.tab[ST, W]
+    board_key = g.tab[ST, HASH]
     captured = 0
     own = 0
     h0 = h1 = h2 = -1  # chains already seen among the neighbours
@@ -192,8 +195,9 @@ def key_after(g, p, c):
 def board_after(g, p, c, kind, out):
     """Write into ``out`` (N*N colours) the board after ``c`` plays at ``p`` (kind from
     ``key_after``); exact comparisons only, so clarity before speed."""
-    pt, color = g.pt, g.color
-    n, w = g.st[N], g.st[W]
+    pt = g.pt
+    color = pt[COLOR]
+    n, w = g.tab[ST, N], g.tab[ST, W]
     for y in range(n):
         for x in range(n):
             out[y * n + x] = color[(y + 1) * w + x + 1]

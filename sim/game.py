@@ -10,7 +10,7 @@ from sim.history import legal_points, reset, step
 from sim.outcome import columns, resolve_komi
 from sim.schema import ENDINGS, REPETITIONS, SUICIDES
 from sim.scoring import RAW_FIELDS, outcome_row
-from sim.state import ENDING, GAME_OVER, OK, REASONS, TO_MOVE, new_state
+from sim.state import COLOR, ENDING, GAME_OVER, OK, REASONS, ST, TO_MOVE, new_state
 
 
 def check_rules(size: int, repetition: str, suicide: str, max_actions: int | None) -> int:
@@ -50,12 +50,12 @@ class Game:
 
     @property
     def ending(self):
-        code = self._g.st[ENDING]
+        code = self._g.tab[ST, ENDING]
         return ENDINGS[code - 1] if code else None
 
     @property
     def to_move(self):
-        return int(self._g.st[TO_MOVE])
+        return int(self._g.tab[ST, TO_MOVE])
 
     def play(self, action: int):
         """Take one action; None if it was legal, else the reason (the game is unchanged)."""
@@ -74,7 +74,7 @@ class Game:
 
     def board(self) -> list[int]:
         n = self.size
-        return self._g.color.reshape(n + 2, n + 2)[1:-1, 1:-1].ravel().tolist()
+        return self._g.pt[COLOR].reshape(n + 2, n + 2)[1:-1, 1:-1].ravel().tolist()
 
     def outcome(self, komi=None) -> dict:
         """Every outcome field (JSON-ready values) of the game as it stands."""

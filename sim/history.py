@@ -18,12 +18,12 @@ from numba import njit
 
 from sim.board import board_after, clear, key_after, play_stone, put_stone
 from sim.state import (
-    ACTIONS, BASIC_KO, BLACK, BOARD_SUPERKO, CAND, CONVERTED, CYCLE, EMPTIES, ENDING, EXACT,
+    ACTIONS, BASIC_KO, BLACK, BOARD_SUPERKO, CAND, COLOR, CONVERTED, CYCLE, EMPTIES, ENDING, EXACT,
     FIRST_PV, FOUR_VIRTUAL, FV_COUNT, FV_GEN, FV_KEY, FV_REF, FV_STAMP, GAME_OVER, GEN,
     GLOBAL_SUPERKO, HASH, HEAD, KO, LAST_REAL, LOG_HASH, LOG_VB, LOG_VW, LOST, MAX_ACTIONS, MOVES,
-    MOVE_LIMIT, N, N_EMPTY, NO_RESULT, OCCUPIED, OK, OK_CYCLE, PASSES, PAUSE, PENDING_PASS, PLIB,
-    REAL, REP, REP_KEY, REP_REF, REP_STAMP, SETUP, SIDEKEY, SITUATIONAL_SUPERKO, SUIC, SUICIDE,
-    SUICIDE_NONE, SUICIDES_, SUPERKO, TO_MOVE, VIRT, VKEY, W,
+    MOVE_LIMIT, N, NO_RESULT, N_EMPTY, N_ST, OCCUPIED, OK, OK_CYCLE, PASSES, PAUSE, PENDING_PASS,
+    PLIB, REAL, REP, REP_KEY, REP_REF, REP_STAMP, SETUP, SIDEKEY, SITUATIONAL_SUPERKO, ST, SUIC,
+    SUICIDE, SUICIDES_, SUICIDE_NONE, SUPERKO, TO_MOVE, VIRT, VKEY, W,
 )
 
 PASS, VIRTUAL = -1, -2
@@ -39,21 +39,21 @@ def global_key(g, board_key, vb, vw):
 @njit(cache=True, _nrt=False)
 def _board_into(g, out):
     """The N*N colours of the board into ``out``."""
-    n, w = g.st[N], g.st[W]
+    n, w = g.tab[ST, N], g.tab[ST, W]
     for y in range(n):
         for x in range(n):
-            out[y * n + x] = g.color[(y + 1) * w + x + 1]
+            out[y * n + x] = g.pt[COLOR, (y + 1) * w + x + 1]
 
 
 @njit(cache=True, _nrt=False)
 def _log_position(g):
     """Log the position after move st[MOVES]."""
-    m = g.st[MOVES]
-    g.tab[LOG_HASH, m] = global_key(g, g.st[HASH], g.st[VIRT], g.st[VIRT + 1])
-    if g.st[EXACT]:
+    m = g.tab[ST, MOVES]
+    g.tab[LOG_HASH, m] = global_key(g, g.tab[ST, HASH], g.tab[ST, VIRT], g.tab[ST, VIRT + 1])
+    if g.tab[ST, EXACT]:
         _board_into(g, g.log_board[m])
-        g.tab[LOG_VB, m] = g.st[VIRT]
-        g.tab[LOG_VW, m] = g.st[VIRT + 1]
+        g.tab[LOG_VB, m] = g.tab[ST, VIRT]
+        g.tab[LOG_VW, m] = g.tab[ST, VIRT + 1]
 
 
 @njit(cache=True, _nrt=False)
@@ -70,12 +70,12 @@ def _same_position(g, board, m, m_next):
     position after move ``m_next``, in the sense of the repetition rule."""
     if not _same_board(g, board, m):
         return False
-    rep = g.st[REP]
+    rep = g.tab[ST, REP]
     if rep == BOARD_SUPERKO:
         return True
     if rep == SITUATIONAL_SUPERKO:
         return (m & 1) == (m_next & 1)  # the same side to move
-    return g.tab[LOG_VB, m] == g.st[VIRT] and g.tab[LOG_VW, m] == g.st[VIRT + 1]
+    return g.tab[LOG_VB, m] == g.tab[ST, VIRT] and g.tab[LOG_VW, m] == g.tab[ST, VIRT + 1]
 
 
 # ---- open-addressing tables, cleared by a generation stamp ---------------------------------
@@ -86,9 +86,9 @@ def _rep_find(g, key, board, m_next):
     tab = g.tab
     mask = tab.shape[1] - 1
     i = key & mask
-    gen = g.st[GEN]
+    gen = g.tab[ST, GEN]
     while tab[REP_STAMP, i] == gen:
-        if tab[REP_KEY, i] == key and (not g.st[EXACT]
+        if tab[REP_KEY, i] == key and (not g.tab[ST, EXACT]
                                        or _same_position(g, board, tab[REP_REF, i], m_next)):
             return True
         i = (i + 1) & mask
@@ -100,14 +100,14 @@ def _rep_insert(g, key):
     tab = g.tab
     mask = tab.shape[1] - 1
     i = key & mask
-    gen = g.st[GEN]
+    gen = g.tab[ST, GEN]
     while tab[REP_STAMP, i] == gen:
-        if tab[REP_KEY, i] == key and not g.st[EXACT]:
+        if tab[REP_KEY, i] == key and not g.tab[ST, EXACT]:
             return
         i = (i + 1) & mask
     tab[REP_STAMP, i] = gen
     tab[REP_KEY, i] = key
-    tab[REP_REF, i] = g.st[MOVES]
+    tab[REP_REF, i] = g.tab[ST, MOVES]
 
 
 @njit(cache=True, _nrt=False)
@@ -115,13 +115,13 @@ def _count_virtual(g):
     """Count one virtual move at the current board (just logged as move st[MOVES]);
     returns that board's count."""
     tab = g.tab
-    key = g.st[HASH]
+    key = g.tab[ST, HASH]
     mask = tab.shape[1] - 1
     i = key & mask
-    gen = g.st[FV_GEN]
-    m = g.st[MOVES]
+    gen = g.tab[ST, FV_GEN]
+    m = g.tab[ST, MOVES]
     while tab[FV_STAMP, i] == gen:
-        if tab[FV_KEY, i] == key and (not g.st[EXACT] or _same_board(g, g.log_board[m], tab[FV_REF, i])):
+        if tab[FV_KEY, i] == key and (not g.tab[ST, EXACT] or _same_board(g, g.log_board[m], tab[FV_REF, i])):
             tab[FV_COUNT, i] += 1
             return tab[FV_COUNT, i]
         i = (i + 1) & mask
@@ -136,17 +136,17 @@ def _count_virtual(g):
 def _record(g, virtual):
     """Log the position after a move and enter it into the repetition table."""
     _log_position(g)
-    rep = g.st[REP]
-    m = g.st[MOVES]
+    rep = g.tab[ST, REP]
+    m = g.tab[ST, MOVES]
     if rep == GLOBAL_SUPERKO or rep == NO_RESULT:
         if virtual:
-            g.st[GEN] += 1
+            g.tab[ST, GEN] += 1
         _rep_insert(g, g.tab[LOG_HASH, m])
     elif rep == BOARD_SUPERKO:
         if not virtual:
-            _rep_insert(g, g.st[HASH])
+            _rep_insert(g, g.tab[ST, HASH])
     elif rep == SITUATIONAL_SUPERKO:
-        _rep_insert(g, g.st[HASH] ^ g.st[SIDEKEY + (m & 1)])
+        _rep_insert(g, g.tab[ST, HASH] ^ g.tab[ST, SIDEKEY + (m & 1)])
 
 
 # ---- a game ----------------------------------------------------------------------------------
@@ -155,7 +155,7 @@ def _record(g, virtual):
 def reset(g, setup):
     """Start a game: the setup position (N*N colours; all zero for an empty board), Black to
     move. Returns the point index (y*N+x) of a setup stone whose chain has no liberty, or -1."""
-    st = g.st
+    st = g.tab[ST]
     n, w = st[N], st[W]
     clear(g)
     st[SETUP] = 0
@@ -169,7 +169,7 @@ def reset(g, setup):
         p = (i // n + 1) * w + i % n + 1
         if setup[i] != 0 and g.pt[PLIB, g.pt[HEAD, p]] == 0:
             return i
-    st[TO_MOVE:] = 0
+    st[TO_MOVE:N_ST] = 0
     st[TO_MOVE] = BLACK
     st[GEN] += 1
     st[FV_GEN] += 1
@@ -182,21 +182,21 @@ def judge(g, p, c, converted):
     """Whether colour ``c`` may play at ``p`` now: OK, OK_CYCLE (no_result: legal, but it
     recreates an earlier global position), OCCUPIED, SUICIDE, KO or SUPERKO. ``converted``:
     judge as if a pending pass of the opponent had become a virtual move first."""
-    if g.color[p] != 0:
+    if g.pt[COLOR, p] != 0:
         return OCCUPIED
     key, kind = key_after(g, p, c)
-    if kind == 1 or (kind == 2 and g.st[SUIC] == SUICIDE_NONE):
+    if kind == 1 or (kind == 2 and g.tab[ST, SUIC] == SUICIDE_NONE):
         return SUICIDE
-    rep = g.st[REP]
+    rep = g.tab[ST, REP]
     if converted and rep != BOARD_SUPERKO and rep != SITUATIONAL_SUPERKO:
         return OK  # right after a virtual move no earlier global position can recur
-    m = g.st[MOVES]
+    m = g.tab[ST, MOVES]
     m_next = m + converted + 1  # the move number of the position this move creates
     if rep == SITUATIONAL_SUPERKO:
-        key ^= g.st[SIDEKEY + (m_next & 1)]
+        key ^= g.tab[ST, SIDEKEY + (m_next & 1)]
     elif rep != BOARD_SUPERKO:
-        key = global_key(g, key, g.st[VIRT], g.st[VIRT + 1])
-    exact = g.st[EXACT]
+        key = global_key(g, key, g.tab[ST, VIRT], g.tab[ST, VIRT + 1])
+    exact = g.tab[ST, EXACT]
     board = g.pt[CAND]
     if exact:
         board_after(g, p, c, kind, board)
@@ -214,24 +214,24 @@ def judge(g, p, c, converted):
 @njit(cache=True, _nrt=False)
 def _virtual(g, c):
     """A virtual move of colour ``c`` (voluntary or a converted pass)."""
-    g.st[MOVES] += 1
-    g.st[VIRT + c - 1] += 1
-    if g.st[FIRST_PV] == 0:
-        g.st[FIRST_PV] = c
+    g.tab[ST, MOVES] += 1
+    g.tab[ST, VIRT + c - 1] += 1
+    if g.tab[ST, FIRST_PV] == 0:
+        g.tab[ST, FIRST_PV] = c
     _record(g, True)
     if _count_virtual(g) >= 4:
-        g.st[ENDING] = FOUR_VIRTUAL
+        g.tab[ST, ENDING] = FOUR_VIRTUAL
 
 
 @njit(cache=True, _nrt=False)
 def step(g, action):
     """Take the action of the player to move: a point index of the bordered board, PASS or
     VIRTUAL. Returns OK or the reason code of an illegal action (the state is then unchanged)."""
-    if g.st[ENDING] != 0:
+    if g.tab[ST, ENDING] != 0:
         return GAME_OVER
     code = OK
     if action >= 0:
-        code = judge(g, action, g.st[TO_MOVE], g.st[PENDING_PASS])
+        code = judge(g, action, g.tab[ST, TO_MOVE], g.tab[ST, PENDING_PASS])
         if code != OK and code != OK_CYCLE:
             return code
     apply_action(g, action, code)
@@ -242,7 +242,7 @@ def step(g, action):
 def apply_action(g, action, code):
     """Take a legal action of the player to move; ``code`` is its ``judge`` verdict (OK or
     OK_CYCLE) for a real move."""
-    st = g.st
+    st = g.tab[ST]
     c = st[TO_MOVE]
     st[ACTIONS] += 1
     if action == PASS:
@@ -284,13 +284,13 @@ def apply_action(g, action, code):
 def legal_points(g, out):
     """Fill ``out`` with the points (bordered indices) where the player to move may make a
     real move now, a pending pass counted as converted; returns how many."""
-    if g.st[ENDING] != 0:
+    if g.tab[ST, ENDING] != 0:
         return 0
-    c = g.st[TO_MOVE]
+    c = g.tab[ST, TO_MOVE]
     k = 0
-    for i in range(g.st[N_EMPTY]):
+    for i in range(g.tab[ST, N_EMPTY]):
         p = g.pt[EMPTIES, i]
-        code = judge(g, p, c, g.st[PENDING_PASS])
+        code = judge(g, p, c, g.tab[ST, PENDING_PASS])
         if code == OK or code == OK_CYCLE:
             out[k] = p
             k += 1

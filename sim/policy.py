@@ -13,7 +13,10 @@ import numpy as np
 from numba import njit
 
 from sim.history import PASS, VIRTUAL, judge
-from sim.state import BORDER, EMPTIES, EPOS, KO, N_EMPTY, OK, OK_CYCLE, PENDING_PASS, REP_BANS, SUPERKO, TO_MOVE, W
+from sim.state import (
+    BORDER, COLOR, EMPTIES, EPOS, KO, N_EMPTY, OK, OK_CYCLE, PENDING_PASS, REP_BANS, ST, SUPERKO,
+    TO_MOVE, W,
+)
 
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)
 
@@ -53,17 +56,17 @@ def uniform(rng):
 def fills_own_eye(g, p, c):
     """Whether ``p`` is an eye of ``c``: every orthogonal neighbour is ``c`` or the edge, and
     fewer than two opponent stones on its diagonals (none if ``p`` is on the edge)."""
-    w = g.st[W]
+    w = g.tab[ST, W]
     edge = False
     for q in (p - w, p - 1, p + 1, p + w):
-        cq = g.color[q]
+        cq = g.pt[COLOR, q]
         if cq == BORDER:
             edge = True
         elif cq != c:
             return False
     enemies = 0
     for q in (p - w - 1, p - w + 1, p + w - 1, p + w + 1):
-        if g.color[q] == 3 - c:
+        if g.pt[COLOR, q] == 3 - c:
             enemies += 1
     return enemies < (1 if edge else 2)
 
@@ -76,7 +79,7 @@ def random_move(g, rng, virtual_rate):
     st[REP_BANS]."""
     if virtual_rate > 0.0 and uniform(rng) < virtual_rate:
         return VIRTUAL, OK
-    st = g.st
+    st = g.tab[ST]
     c = st[TO_MOVE]
     pending = st[PENDING_PASS]
     k = st[N_EMPTY]

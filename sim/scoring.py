@@ -9,9 +9,9 @@ from numba import njit
 
 from sim.board import has_one_liberty
 from sim.state import (
-    ACTIONS, BLACK, CONVERTED, COPY, COPY_LAB, EMPTY, ENDING, FIRST_PV, HEAD, LAB, LAST_REAL, LOST,
-    MOVES, N, OWNER, PASSES, REAL, REGION, REP_BANS, SEKI, SETUP, STACK, SUICIDES_, TALLY, VIRT, W,
-    WHITE,
+    ACTIONS, BLACK, COLOR, CONVERTED, COPY, COPY_LAB, EMPTY, ENDING, FIRST_PV, HEAD, LAB,
+    LAST_REAL, LOST, MOVES, N, OWNER, PASSES, REAL, REGION, REP_BANS, SEKI, SETUP, ST, STACK,
+    SUICIDES_, TALLY, VIRT, W, WHITE,
 )
 
 PUBLIC = 3  # label of a public / neutral empty point (BLACK and WHITE label owned points)
@@ -35,7 +35,7 @@ RAW_FIELDS = (
 def _flood(g, start, lab, stack, through):
     """Collect into ``stack`` the empty points connected to ``start`` through empty points whose
     label is ``through``; returns (count, colours bordered: bit 1 Black, bit 2 White)."""
-    w = g.st[W]
+    w = g.tab[ST, W]
     lab[start] = -1
     stack[0] = start
     k, top, seen = 1, 0, 0
@@ -43,7 +43,7 @@ def _flood(g, start, lab, stack, through):
         p = stack[top]
         top += 1
         for q in (p - w, p - 1, p + 1, p + w):
-            c = g.color[q]
+            c = g.pt[COLOR, q]
             if c == EMPTY:
                 if lab[q] == through:
                     lab[q] = -1
@@ -63,21 +63,21 @@ def ownership(g, lab, jpd):
     ``jpd=True``: JPD ownership (A§6.1) — first every point touching both colours is public
     (a shared liberty); the other empty points form components, connected through non-public
     empty points, that belong to the one colour they touch, else are public."""
-    n, w = g.st[N], g.st[W]
+    n, w = g.tab[ST, N], g.tab[ST, W]
     for y in range(n):
         for x in range(n):
             p = (y + 1) * w + x + 1
             seen = 0
-            if jpd and g.color[p] == EMPTY:
+            if jpd and g.pt[COLOR, p] == EMPTY:
                 for q in (p - w, p - 1, p + 1, p + w):
-                    if g.color[q] == BLACK or g.color[q] == WHITE:
-                        seen |= g.color[q]
+                    if g.pt[COLOR, q] == BLACK or g.pt[COLOR, q] == WHITE:
+                        seen |= g.pt[COLOR, q]
             lab[p] = PUBLIC if seen == 3 else 0
     stack = g.pt[STACK]
     for y in range(n):
         for x in range(n):
             p = (y + 1) * w + x + 1
-            if g.color[p] == EMPTY and lab[p] == 0:
+            if g.pt[COLOR, p] == EMPTY and lab[p] == 0:
                 k, seen = _flood(g, p, lab, stack, 0)
                 owner = seen if seen == BLACK or seen == WHITE else PUBLIC
                 for i in range(k):
@@ -89,7 +89,7 @@ def japanese_territory(g, region, terr):
     """Territory of each colour under the seki test of RULES.md §7.4 (KataGo's
     independent-life area with the seki tax), every stone alive; ``region`` from
     ``ownership(g, region, False)``. Writes terr[1], terr[2]."""
-    n, w = g.st[N], g.st[W]
+    n, w = g.tab[ST, N], g.tab[ST, W]
     owner = g.pt[OWNER]
     seki = g.pt[SEKI]
     owner[:] = 0
@@ -99,7 +99,7 @@ def japanese_territory(g, region, terr):
     for y in range(n):
         for x in range(n):
             p = (y + 1) * w + x + 1
-            c = g.color[p]
+            c = g.pt[COLOR, p]
             owner[p] = c if c != EMPTY else (region[p] if region[p] != PUBLIC else 0)
     for y in range(n):
         for x in range(n):
@@ -107,9 +107,9 @@ def japanese_territory(g, region, terr):
             o = owner[p]
             if o == 0:
                 continue
-            seed = g.color[p] == o and has_one_liberty(g.pt, g.pt[HEAD, p])
+            seed = g.pt[COLOR, p] == o and has_one_liberty(g.pt, g.pt[HEAD, p])
             for q in (p - w, p - 1, p + 1, p + w):
-                if g.color[q] == EMPTY and owner[q] == 0:
+                if g.pt[COLOR, q] == EMPTY and owner[q] == 0:
                     seed = True
             if seed and not seki[p]:
                 seki[p] = 1
@@ -119,7 +119,7 @@ def japanese_territory(g, region, terr):
         k -= 1
         p = stack[k]
         for q in (p - w, p - 1, p + 1, p + w):
-            if owner[q] == owner[p] and g.color[q] != 3 and not seki[q]:
+            if owner[q] == owner[p] and g.pt[COLOR, q] != 3 and not seki[q]:
                 seki[q] = 1
                 stack[k] = q
                 k += 1
@@ -128,7 +128,7 @@ def japanese_territory(g, region, terr):
     for y in range(n):
         for x in range(n):
             p = (y + 1) * w + x + 1
-            if g.color[p] == EMPTY and owner[p] != 0 and not seki[p]:
+            if g.pt[COLOR, p] == EMPTY and owner[p] != 0 and not seki[p]:
                 terr[owner[p]] += 1
 
 
@@ -136,7 +136,7 @@ def japanese_territory(g, region, terr):
 def _take_black_stone(g, board, lab, want):
     """Take a Black stone off ``board`` (a copy): the first one next to a point whose colour
     (stones) or label (empty points) is ``want``, else any; returns its point or -1."""
-    n, w = g.st[N], g.st[W]
+    n, w = g.tab[ST, N], g.tab[ST, W]
     fallback = -1
     for y in range(n):
         for x in range(n):
@@ -160,11 +160,11 @@ def equal_stones(g, lab, res):
     with JPD labels ``lab``: balance the move numbers (A- or B-negative move), refill lost and
     virtual stones into own territory, then count. Writes res[0..1] = moku of Black and
     White, res[2] = balanced move number, res[3] = 2 * (Black's total - White's total)."""
-    n, w = g.st[N], g.st[W]
-    st = g.st
+    n, w = g.tab[ST, N], g.tab[ST, W]
+    st = g.tab[ST]
     board, labels = g.pt[COPY], g.pt[COPY_LAB]
     for p in range(board.size):
-        board[p] = g.color[p]
+        board[p] = g.pt[COLOR, p]
         labels[p] = lab[p]
     lab = labels
     g.pt[TALLY:TALLY + 6] = 0
@@ -226,7 +226,7 @@ def equal_stones(g, lab, res):
 @njit(cache=True, _nrt=False)
 def outcome_row(g, row):
     """The raw outcome of the game as it stands (every stone alive) into ``row``."""
-    st = g.st
+    st = g.tab[ST]
     n, w = st[N], st[W]
     row[R_ENDING] = st[ENDING]
     row[R_ACTIONS] = st[ACTIONS]
@@ -250,7 +250,7 @@ def outcome_row(g, row):
     for y in range(n):
         for x in range(n):
             p = (y + 1) * w + x + 1
-            c = g.color[p]
+            c = g.pt[COLOR, p]
             if c != EMPTY:
                 stones[c] += 1
                 chinese[c] += 1

@@ -13,7 +13,7 @@ from sim.outcome import columns, resolve_komi
 from sim.policy import game_stream, random_move
 from sim.schema import POLICIES, REPETITIONS, SUICIDES
 from sim.scoring import R_REP_BANS, RAW_FIELDS, outcome_row
-from sim.state import ENDING, N, W, new_state
+from sim.state import ENDING, N, ST, W, new_state
 
 
 @njit(cache=True)
@@ -22,7 +22,7 @@ def play_games(g, seed, game_ids, virtual_rate, rows, moves, offsets):
     ``rows``. If ``moves`` is not empty, every action goes there (sim.coords encoding), game j
     at ``moves[offsets[j]:offsets[j+1]]``; the call stops early, returning the number of
     games played, when ``moves`` might not hold the next game."""
-    n, w = g.st[N], g.st[W]
+    n, w = g.tab[ST, N], g.tab[ST, W]
     setup = np.zeros(n * n, np.int8)
     rng = np.zeros(1, np.uint64)
     record = moves.size > 0
@@ -33,7 +33,7 @@ def play_games(g, seed, game_ids, virtual_rate, rows, moves, offsets):
             return j
         reset(g, setup)
         rng[0] = game_stream(seed, game_ids[j])
-        while g.st[ENDING] == 0:
+        while g.tab[ST, ENDING] == 0:
             action, code = random_move(g, rng, virtual_rate)
             apply_action(g, action, code)
             if record:

@@ -1,13 +1,13 @@
-"""The state of one game as five plain arrays (a namedtuple that numba kernels take as one
+"""The state of one game as three plain arrays (a namedtuple that numba kernels take as one
 argument). Few arrays on purpose: numba passes a namedtuple by value, every array as a struct
 of 7-9 words, so a state of many arrays makes every kernel call that LLVM does not inline
-copy hundreds of words.
+copy many words (measured: 29 arrays cost about 30 ns a call, 5 arrays about 8).
 
 Points live on a flat board with a one-point border: the point ``y*N + x`` of ``sim.coords``
-is ``(y+1)*(N+2) + x+1`` here. ``st`` holds the scalars, ``pt`` one row per per-point array,
-``tab`` the hash tables and per-move logs, at the indices below; per-colour entries are pairs
-(``REAL + colour - 1``). Keys are int64 bit patterns. One state serves every game of a batch:
-``history.reset`` clears what a game needs.
+is ``(y+1)*(N+2) + x+1`` here. ``pt`` holds one row per per-point array (the board's colours
+too), ``tab`` the scalars (row ST), the hash tables and the per-move logs, at the indices
+below; per-colour entries are pairs (``REAL + colour - 1``). Keys are int64 bit patterns. One
+state serves every game of a batch: ``history.reset`` clears what a game needs.
 """
 
 from collections import namedtuple
@@ -31,14 +31,15 @@ assert SUICIDES[SUICIDE_NONE] == "none"
 PAUSE, FOUR_VIRTUAL, CYCLE, MOVE_LIMIT = 1, 2, 3, 4
 assert ENDINGS[CYCLE - 1] == "cycle"
 
-# st: scalars (the fields from TO_MOVE on are zeroed at the start of every game)
+# tab[ST]: scalars (the fields from TO_MOVE on are zeroed at the start of every game)
 (N, W, REP, SUIC, MAX_ACTIONS, EXACT, SIDEKEY, _SIDEKEY_W, HASH, GEN, FV_GEN, N_EMPTY, SETUP,
  _SETUP_W, TO_MOVE, PENDING_PASS, VIRT, _VIRT_W, ACTIONS, MOVES, REAL, _REAL_W, PASSES,
  CONVERTED, LOST, _LOST_W, SUICIDES_, _SUICIDES_W, FIRST_PV, LAST_REAL, ENDING, REP_BANS,
  N_ST) = range(33)
 
 # pt rows, one value per point of the bordered board
-(NXT,      # next stone of the chain (circular list)
+(COLOR,    # EMPTY/BLACK/WHITE/BORDER
+ NXT,      # next stone of the chain (circular list)
  HEAD,     # chain head of a stone
  CSIZE,    # chain size (at the head)
  PLIB,     # pseudo-liberties: (stone, empty neighbour) pairs (at the head)
@@ -51,23 +52,22 @@ assert ENDINGS[CYCLE - 1] == "cycle"
  STACK,    # work space: flood fills, lists of chains
  CAND,     # work space: a candidate board (N*N, exact comparisons)
  LAB, REGION, OWNER, SEKI, COPY, COPY_LAB,  # work space of the scoring
- TALLY) = range(20)  # work space of the scoring: N_TALLY rows of small counters
+ TALLY) = range(21)  # work space of the scoring: N_TALLY rows of small counters
 N_TALLY = 11
 N_PT = TALLY + N_TALLY
 
 # tab rows, one value per table slot / move number / virtual-stone count
-(REP_KEY, REP_STAMP, REP_REF,  # repetition table: open addressing, stamped by st[GEN]
+(ST,  # the scalars above
+ REP_KEY, REP_STAMP, REP_REF,  # repetition table: open addressing, stamped by st[GEN]
  FV_KEY, FV_STAMP, FV_COUNT, FV_REF,  # four-virtual table: board key -> virtual moves at it
  VKEY, _VKEY_W,  # key of (colour, number of its virtual stones)
  LOG_HASH,  # global key of the position after each move
  LOG_VB, LOG_VW,  # virtual stones after each move (exact mode)
- N_TAB) = range(13)
+ N_TAB) = range(14)
 
 State = namedtuple("State", [
-    "st",         # int64[N_ST]
-    "color",      # int8[W*W] EMPTY/BLACK/WHITE/BORDER
     "pt",         # int64[N_PT, W*W]
-    "tab",        # int64[N_TAB, cap], cap a power of two > 2 * (max_actions + 2)
+    "tab",        # int64[N_TAB, cap], cap a power of two > 2 * (max_actions + 2) and >= N_ST
     "log_board",  # int8[max_actions+2 or 1, N*N] board after each move (exact mode only)
 ])
 
@@ -78,16 +78,18 @@ def new_state(size: int, repetition: int, suicide: int, max_actions: int, exact:
     """Allocate the arrays of a game on an N x N board; ``history.reset`` starts a game."""
     w = size + 2
     area = w * w
-    cap = 1 << int(2 * (max_actions + 2)).bit_length()
+    cap = 1 << int(max(2 * (max_actions + 2), N_ST)).bit_length()
     rng = np.random.default_rng(KEY_SEED)
     keys = lambda n: rng.integers(-2**63, 2**63 - 1, size=n, dtype=np.int64, endpoint=True)  # noqa: E731
-    st = np.zeros(N_ST, np.int64)
-    st[[N, W, REP, SUIC, MAX_ACTIONS, EXACT]] = size, w, repetition, suicide, max_actions, exact
-    st[SIDEKEY:SIDEKEY + 2] = keys(2)
     pt = np.zeros((N_PT, area), np.int64)
+    pt[COLOR] = BORDER
     pt[ZOB:ZOB + 2] = keys(2 * area).reshape(2, area)
     tab = np.zeros((N_TAB, cap), np.int64)
     tab[VKEY:VKEY + 2] = keys(2 * cap).reshape(2, cap)
     tab[VKEY:VKEY + 2, 0] = 0  # no virtual stones: the global key is the board key
-    return State(st=st, color=np.full(area, BORDER, np.int8), pt=pt, tab=tab,
+    st = tab[ST]
+    st[:] = 0
+    st[[N, W, REP, SUIC, MAX_ACTIONS, EXACT]] = size, w, repetition, suicide, max_actions, exact
+    st[SIDEKEY:SIDEKEY + 2] = keys(2)
+    return State(pt=pt, tab=tab,
                  log_board=np.zeros((max_actions + 2 if exact else 1, size * size), np.int8))
