@@ -80,7 +80,10 @@ def new_state(size: int, repetition: int, suicide: int, max_actions: int, exact:
     area = w * w
     cap = 1 << int(max(2 * (max_actions + 2), N_ST)).bit_length()
     rng = np.random.default_rng(KEY_SEED)
-    keys = lambda n: rng.integers(-2**63, 2**63 - 1, size=n, dtype=np.int64, endpoint=True)  # noqa: E731
+
+    def keys(n):
+        return rng.integers(-2**63, 2**63 - 1, size=n, dtype=np.int64, endpoint=True)
+
     pt = np.zeros((N_PT, area), np.int64)
     pt[COLOR] = BORDER
     pt[ZOB:ZOB + 2] = keys(2 * area).reshape(2, area)
@@ -88,7 +91,6 @@ def new_state(size: int, repetition: int, suicide: int, max_actions: int, exact:
     tab[VKEY:VKEY + 2] = keys(2 * cap).reshape(2, cap)
     tab[VKEY:VKEY + 2, 0] = 0  # no virtual stones: the global key is the board key
     st = tab[ST]
-    st[:] = 0
     st[[N, W, REP, SUIC, MAX_ACTIONS, EXACT]] = size, w, repetition, suicide, max_actions, exact
     st[SIDEKEY:SIDEKEY + 2] = keys(2)
     return State(pt=pt, tab=tab,
