@@ -71,8 +71,8 @@ def openspiel(size: int, games: int):
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games9", type=int, default=500_000)
-    parser.add_argument("--games19", type=int, default=50_000)
+    parser.add_argument("--games9", type=int, default=1_000_000)
+    parser.add_argument("--games19", type=int, default=200_000)
     args = parser.parse_args()
     print(f"compile (all kernels, fresh cache): {compile_seconds():.1f} s")
     print(f"{'board':>6} {'engine games/s/core':>20} {'actions/s':>12} {'run 1 worker':>13} "
