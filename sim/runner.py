@@ -330,7 +330,10 @@ def _prepare(cfg: RunConfig, run_dir: Path, resume: bool, config_file: str | Non
                             f"--games/--seed options as the first run")
         for tmp in run_dir.glob(".*.tmp"):
             tmp.unlink()
-        state = records.check_run(run_dir, verify=True)
+        try:
+            state = records.check_run(run_dir, verify=True)
+        except UserError as err:
+            raise UserError(f"{err}; move that file away and --resume plays its shard again") from None
         for tmp in state.leftovers:
             tmp.unlink()
         state.leftovers.clear()
