@@ -156,10 +156,10 @@ def key_after(g, p, c):
     board_key = g.tab[ST, HASH]
     captured = 0
     own = 0
-    h0 = h1 = h2 = -1  # chains already seen among the neighbours
+    s0 = s1 = s2 = -1  # chains in atari already counted
     liberty = False
     friends = False
-    for i, q in enumerate((p - w, p - 1, p + 1, p + w)):
+    for q in (p - w, p - 1, p + 1, p + w):
         cq = color[q]
         if cq == EMPTY:
             liberty = True
@@ -167,23 +167,23 @@ def key_after(g, p, c):
         if cq == BORDER:
             continue
         h = pt[HEAD, q]
-        if h == h0 or h == h1 or h == h2:
-            continue
-        if i == 0:
-            h0 = h
-        elif i == 1:
-            h1 = h
-        else:
-            h2 = h
+        atari = in_atari_at(pt, h, p)
         if cq == c:
             friends = True
-            if in_atari_at(pt, h, p):
-                own ^= pt[CHASH, h]
-            else:
+            if not atari:
                 liberty = True
-        elif in_atari_at(pt, h, p):
+                continue
+        elif not atari:
+            continue
+        else:
+            liberty = True  # a capture
+        if h == s0 or h == s1 or h == s2:
+            continue  # a chain in atari at p next to it twice: count it once
+        s0, s1, s2 = h, s0, s1
+        if cq == c:
+            own ^= pt[CHASH, h]
+        else:
             captured ^= pt[CHASH, h]
-            liberty = True
     if liberty:
         return board_key ^ pt[ZOB + c - 1, p] ^ captured, 0
     if not friends:
