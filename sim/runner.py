@@ -59,21 +59,21 @@ _LOCK = ".lock"
 
 # -- playing one shard (in a worker, or in-process for replays) --------------------------
 
-def play_games(cfg: RunConfig, game_ids: np.ndarray, record_moves: bool, play_batch=None):
+def play_table(cfg: RunConfig, game_ids: np.ndarray, record_moves: bool):
     """Play ``game_ids`` under ``cfg``: (GAME_SCHEMA table, engine columns, moves or None)."""
-    if play_batch is None:
-        from sim.simulate import play_batch
+    from sim.simulate import play_batch  # the engine (numba) only where games are played
+
     ids = np.asarray(game_ids, dtype=np.int64)
     columns, moves = play_batch(game_ids=ids, record_moves=record_moves, **cfg.play_kwargs())
     return records.games_table(cfg, ids, columns), columns, moves
 
 
-def play_shard(cfg: RunConfig, run_dir: Path, index: int, play_batch=None) -> int:
+def play_shard(cfg: RunConfig, run_dir: Path, index: int) -> int:
     """Play shard ``index`` and write it (moves first, then games); returns its game count."""
     r = cfg.shard_range(index)
     ids = np.arange(r.start, r.stop, dtype=np.int64)
     record = cfg.record_moves != "none"
-    games, columns, moves = play_games(cfg, ids, record, play_batch)
+    games, columns, moves = play_table(cfg, ids, record)
     moves_tbl = None
     if record:
         mask = records.moves_selection(cfg.record_moves, columns, len(ids))
@@ -117,7 +117,7 @@ def _worker_main(conn, run_dir: str, cfg_dict: dict, parent_pid: int) -> None:
     t0 = time.perf_counter()
     try:
         cfg = config_from_dict(cfg_dict, "manifest")
-        from sim.simulate import play_batch
+        import sim.simulate  # noqa: F401 - load the engine now: a failure here stops the run
     except BaseException:  # noqa: BLE001 - reported to the parent, which stops the run
         conn.send(("fatal", traceback.format_exc()))
         return
@@ -135,7 +135,7 @@ def _worker_main(conn, run_dir: str, cfg_dict: dict, parent_pid: int) -> None:
         if crash is not None and index == int(crash):
             os._exit(70)
         try:
-            n = play_shard(cfg, Path(run_dir), index, play_batch)
+            n = play_shard(cfg, Path(run_dir), index)
         except Exception as err:  # noqa: BLE001 - reported with its shard; the worker goes on
             first = (str(err).strip().splitlines() or [""])[0]
             conn.send(("failed", index, f"{type(err).__name__}: {first}", traceback.format_exc()))

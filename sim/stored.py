@@ -29,10 +29,10 @@ def replay_stored(run_dir: str | Path, game_id: int) -> dict:
     """``{"game_id", "matches", "differences"}``; differences maps a column to
     ``{"stored": x, "replayed": y}``; the key ``action_list`` (when the run stored this game's
     moves) gives both lengths and the index of the first differing action."""
-    from sim.runner import play_games
+    from sim.runner import play_table
 
     state, row, stored_actions = records.load_game(run_dir, game_id)  # UserError if unknown
-    table, _, moves = play_games(state.config, np.array([game_id]),
+    table, _, moves = play_table(state.config, np.array([game_id]),
                                  record_moves=stored_actions is not None)
     replayed = table.to_pylist()[0]
     differences = {name: {"stored": row[name], "replayed": replayed[name]}

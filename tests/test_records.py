@@ -55,7 +55,7 @@ def test_moves_kept_for_cycles(run_dir):
     moves = pa.concat_tables(pq.read_table(p) for p in sorted((run_dir / "moves").glob("*.parquet")))
     assert moves.schema.equals(records.MOVES_SCHEMA, check_metadata=True)
     ids = moves["game_id"].to_pylist()
-    _, columns, _ = runner.play_games(CFG, np.arange(60), record_moves=False)
+    _, columns, _ = runner.play_table(CFG, np.arange(60), record_moves=False)
     wanted = [g for g in range(60)
               if columns["ending"][g] != "pause" or columns["repetition_bans"][g] > 0]
     assert ids == wanted and 0 < len(ids)
