@@ -12,7 +12,8 @@ import numpy as np
 import pandas as pd
 
 from analysis import stats
-from analysis.finishes_last import FIRST, player_codes
+from analysis.finishes_last import FIRST
+from analysis.komi import extra
 from analysis.load import VOCABULARY
 
 COLUMNS = ("game_id", "board_size", "repetition", "ending", "moves", "actions", "passes",
@@ -137,7 +138,7 @@ def conversions(df: pd.DataFrame, by="repetition") -> pd.DataFrame:
 
 def _self_check_masks(df: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     esd = df["equal_stones_diff"].to_numpy(dtype=np.float64)
-    expected = df["area_diff_jpd"].to_numpy(dtype=np.float64) - (player_codes(df[FIRST]) == 1)
+    expected = df["area_diff_jpd"].to_numpy(dtype=np.float64) - extra(df, "jpd_a")  # the A版 point
     checked = np.isfinite(esd) & np.isfinite(expected)
     bad = checked & (np.abs(esd - expected) > 1e-6)
     return checked, bad, expected

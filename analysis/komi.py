@@ -1,6 +1,6 @@
 """Komi: Black's win, draw and loss rates as a function of komi, and the fair komi.
 
-For every ruleset the stored raw difference (``RAW_DIFF``) minus the ruleset's extra point
+For every ruleset the stored raw difference (``sim.schema.RULESET_SCORE``) minus the ruleset's extra point
 (``extra``) is Black's lead x before komi, so Black wins under komi k when x > k, draws when
 x = k. Every computation works on the histogram of x in half points (scores are whole or half
 points), never on rows: the whole analysis costs one ``bincount`` per ruleset.
@@ -17,11 +17,9 @@ import numpy as np
 import pandas as pd
 
 from analysis import stats
-from analysis.finishes_last import FIRST, LAST, player_codes
-from sim.schema import DEFAULT_KOMI, NO_WINNER_ENDINGS, RULESETS
+from analysis.finishes_last import FIRST, LAST
+from sim.schema import DEFAULT_KOMI, NO_WINNER_ENDINGS, RULESET_SCORE, RULESETS
 
-RAW_DIFF = {"jpd_a": "area_diff_jpd", "jpd_b": "area_diff_jpd", "jpd_tangsong": "area_diff_jpd",
-            "chinese": "area_diff_chinese", "japanese": "territory_diff_japanese"}
 #: The scoring method behind each ruleset (for labels).
 METHOD = {"jpd_a": "JPD area, A版 point", "jpd_b": "JPD area",
           "jpd_tangsong": "JPD area, 唐宋版 point", "chinese": "Chinese area",
@@ -31,18 +29,19 @@ UNSCORED = NO_WINNER_ENDINGS
 
 
 def extra(df: pd.DataFrame, ruleset: str) -> np.ndarray:
-    """The extra point charged to Black (0 or 1) in every game under ``ruleset``."""
-    if ruleset == "jpd_a":
-        return (player_codes(df[FIRST]) == 1).astype(np.int8)
-    if ruleset == "jpd_tangsong":
-        return (player_codes(df[LAST]) == 0).astype(np.int8)
-    return np.zeros(len(df), dtype=np.int8)
+    """The extra point charged to Black (0 or 1) in every game under ``ruleset``
+    (``sim.schema.RULESET_SCORE``)."""
+    trigger = RULESET_SCORE[ruleset][1]
+    if trigger is None:
+        return np.zeros(len(df), dtype=np.int8)
+    column, player = trigger
+    return (df[column] == player).to_numpy(dtype=np.int8)
 
 
 def black_lead(df: pd.DataFrame, ruleset: str) -> tuple[np.ndarray, np.ndarray]:
     """(lead2, scored): Black's lead before komi in half points (int64; lead = lead2 / 2, 0
     where unscored) and whether each game has a score."""
-    raw = df[RAW_DIFF[ruleset]].to_numpy(dtype=np.float64)
+    raw = df[RULESET_SCORE[ruleset][0]].to_numpy(dtype=np.float64)
     lead2 = np.rint((raw - extra(df, ruleset)) * 2)
     scored = np.isfinite(lead2)
     if "ending" in df.columns:

@@ -1,9 +1,10 @@
 """From raw outcome rows (``sim.scoring.RAW_FIELDS``) to the named outcome columns of
-``sim.schema``: scores, margins under each ruleset's komi (RULES.md §8) and winners."""
+``sim.schema``: scores, margins under each ruleset's komi (``sim.schema.RULESET_SCORE``,
+RULES.md §8) and winners."""
 
 import numpy as np
 
-from sim.schema import DEFAULT_KOMI, ENDINGS, NO_WINNER_ENDINGS, OUTCOME_FIELDS, RULESETS
+from sim.schema import DEFAULT_KOMI, ENDINGS, NO_WINNER_ENDINGS, OUTCOME_FIELDS, RULESET_SCORE, RULESETS
 from sim.scoring import RAW_FIELDS
 
 _BY = np.array([None, "B", "W"], dtype=object)
@@ -17,18 +18,6 @@ def resolve_komi(komi: dict | None) -> dict:
     if unknown:
         raise ValueError(f"unknown ruleset {unknown[0]!r} (rulesets: {', '.join(RULESETS)})")
     return {**DEFAULT_KOMI, **(komi or {})}
-
-
-def margins(raw: dict, komi: dict) -> dict:
-    """margin_R = Black's total - White's total - komi - the ruleset's extra point."""
-    area_diff = raw["area_diff_jpd"]
-    return {
-        "jpd_a": area_diff - komi["jpd_a"] - (raw["first_pass_or_virtual_by"] == 2),
-        "jpd_b": area_diff - komi["jpd_b"],
-        "jpd_tangsong": area_diff - komi["jpd_tangsong"] - (raw["last_real_move_by"] == 1),
-        "chinese": raw["area_diff_chinese"] - komi["chinese"],
-        "japanese": raw["territory_diff_japanese"] - komi["japanese"],
-    }
 
 
 def columns(rows: np.ndarray, size: int, repetition: str, suicide: str, komi: dict) -> dict:
@@ -49,7 +38,10 @@ def columns(rows: np.ndarray, size: int, repetition: str, suicide: str, komi: di
         "equal_stones_diff": raw["equal_stones_diff2"] / 2,
     }
     no_winner = _NO_WINNER[raw["ending"]]
-    for ruleset, margin in margins(raw, komi).items():
+    for ruleset, (diff, extra) in RULESET_SCORE.items():
+        margin = raw[diff] - komi[ruleset]
+        if extra is not None:
+            margin = margin - (out[extra[0]] == extra[1])
         winner = np.where(margin > 0, "B", np.where(margin < 0, "W", "draw")).astype(object)
         winner[no_winner] = None
         out[f"margin_{ruleset}"] = margin.astype(np.float64)

@@ -10,6 +10,16 @@ SUICIDES = ("multi", "none")
 ENDINGS = ("pause", "four_virtual", "cycle", "move_limit")
 RULESETS = ("jpd_a", "jpd_b", "jpd_tangsong", "chinese", "japanese")
 DEFAULT_KOMI = {"jpd_a": 6.5, "jpd_b": 7.5, "jpd_tangsong": 6.5, "chinese": 7.5, "japanese": 6.5}
+#: How each ruleset scores (RULES.md §8): the stored raw difference (Black - White, before
+#: komi) and when Black pays one extra point: (column, player) or None.
+#: margin = raw difference - komi - [column == player].
+RULESET_SCORE = {
+    "jpd_a": ("area_diff_jpd", ("first_pass_or_virtual_by", "W")),
+    "jpd_b": ("area_diff_jpd", None),
+    "jpd_tangsong": ("area_diff_jpd", ("last_real_move_by", "B")),
+    "chinese": ("area_diff_chinese", None),
+    "japanese": ("territory_diff_japanese", None),
+}
 NO_WINNER_ENDINGS = ("cycle", "move_limit")
 POLICIES = ("random",)
 
