@@ -20,7 +20,7 @@ from sim.board import board_after, clear, key_after, play_stone, put_stone
 from sim.state import (
     ACTIONS, BASIC_KO, BLACK, BOARD_SUPERKO, CAND, COLOR, CONVERTED, CYCLE, EMPTIES, ENDING, EXACT,
     FIRST_PV, FOUR_VIRTUAL, FV_COUNT, FV_GEN, FV_KEY, FV_REF, FV_STAMP, GAME_OVER, GEN,
-    GLOBAL_SUPERKO, HASH, HEAD, KO, LAST_REAL, LOG_HASH, LOG_VB, LOG_VW, LOST, MAX_ACTIONS, MOVES,
+    GLOBAL_SUPERKO, HASH, HEAD, KO, LAST_POINT, LAST_REAL, LOG_HASH, LOG_VB, LOG_VW, LOST, MAX_ACTIONS, MOVES,
     MOVE_LIMIT, N, NO_RESULT, N_EMPTY, N_ST, OCCUPIED, OK, OK_CYCLE, PASSES, PAUSE, PENDING_PASS,
     PLIB, REAL, REP, REP_KEY, REP_REF, REP_STAMP, SETUP, SIDEKEY, SITUATIONAL_SUPERKO, ST, SUIC,
     SUICIDE, SUICIDES_, SUICIDE_NONE, SUPERKO, TO_MOVE, VIRT, VKEY, W,
@@ -272,6 +272,7 @@ def apply_action(g, action, code):
             if suicided:
                 st[SUICIDES_ + c - 1] += 1
             st[LAST_REAL] = c
+            st[LAST_POINT + c - 1] = action
             _record(g, False)
             if code == OK_CYCLE:
                 st[ENDING] = CYCLE

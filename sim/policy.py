@@ -4,17 +4,24 @@ Random numbers: SplitMix64. A game's stream starts at ``mix(mix(seed) + game_id)
 is SplitMix64's finaliser), so a game depends on the run seed and its id alone, whichever
 worker or shard plays it.
 
-``random_move``: the standard light-playout policy (RULES.md; the run issue): uniform over the
-legal real moves that do not fill the mover's own eye, else pass; before choosing, a voluntary
-virtual move with probability ``virtual_rate``.
+Players (``sim.schema.POLICIES``), each with a voluntary virtual move with probability
+``virtual_rate`` before it chooses:
+
+- ``random`` (``random_move``): the standard light-playout policy: uniform over the legal real
+  moves that do not fill the mover's own eye, else pass.
+- ``capture`` (``capture_move``): the capture heuristic of MoGo-style playouts: if an opponent
+  chain at or next to either player's last real move is in atari and taking it is legal, take
+  the largest such chain (the first found among equals); else as ``random``.
 """
 
 import numpy as np
 from numba import njit
 
+from sim.board import has_one_liberty
 from sim.history import PASS, VIRTUAL, judge
 from sim.state import (
-    BORDER, COLOR, EMPTIES, EPOS, KO, N_EMPTY, OK, OK_CYCLE, PENDING_PASS, REP_BANS, ST, SUPERKO,
+    BORDER, COLOR, CSIZE, EMPTIES, EPOS, HEAD, KO, LAST_POINT, LIBSUM, N_EMPTY, OK, OK_CYCLE,
+    PENDING_PASS, PLIB, REP_BANS, ST, SUPERKO,
     TO_MOVE, W,
 )
 
@@ -69,6 +76,41 @@ def fills_own_eye(g, p, c):
         if g.pt[COLOR, q] == 3 - c:
             enemies += 1
     return enemies < (1 if edge else 2)
+
+
+@njit(cache=True, _nrt=False)
+def _capture_near(g, p, c, best, size, verdict):
+    """The largest capture so far, (point, chain size, judge verdict), updated with the
+    opponent chains in atari at or next to ``p`` that ``c`` may take now."""
+    pt = g.pt
+    w = g.tab[ST, W]
+    for q in (p, p - w, p - 1, p + 1, p + w):
+        if pt[COLOR, q] != 3 - c:
+            continue
+        h = pt[HEAD, q]
+        if pt[CSIZE, h] > size and has_one_liberty(pt, h):
+            liberty = pt[LIBSUM, h] // pt[PLIB, h]
+            code = judge(g, liberty, c, g.tab[ST, PENDING_PASS])
+            if code == OK or code == OK_CYCLE:
+                best, size, verdict = liberty, pt[CSIZE, h], code
+    return best, size, verdict
+
+
+@njit(cache=True, _nrt=False)
+def capture_move(g, rng, virtual_rate):
+    """The capture heuristic's action and its ``judge`` verdict (see the module docstring)."""
+    if virtual_rate > 0.0 and uniform(rng) < virtual_rate:
+        return VIRTUAL, OK
+    st = g.tab[ST]
+    c = st[TO_MOVE]
+    best, size, verdict = PASS, 0, OK
+    for colour in (1, 2):
+        last = st[LAST_POINT + colour - 1]
+        if last > 0:
+            best, size, verdict = _capture_near(g, last, c, best, size, verdict)
+    if size > 0:
+        return best, verdict
+    return random_move(g, rng, 0.0)
 
 
 @njit(cache=True, _nrt=False)

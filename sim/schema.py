@@ -21,7 +21,7 @@ RULESET_SCORE = {
     "japanese": ("territory_diff_japanese", None),
 }
 NO_WINNER_ENDINGS = ("cycle", "move_limit")
-POLICIES = ("random",)
+POLICIES = ("random", "capture")
 
 _str, _i32, _f64 = pa.string(), pa.int32(), pa.float64()
 

@@ -10,15 +10,18 @@ from numba import njit
 from sim.game import check_rules
 from sim.history import apply_action, reset
 from sim.outcome import columns, resolve_komi
-from sim.policy import game_stream, random_move
+from sim.policy import capture_move, game_stream, random_move
 from sim.schema import POLICIES, REPETITIONS, SUICIDES
 from sim.scoring import R_REP_BANS, RAW_FIELDS, outcome_row
-from sim.state import ENDING, N, ST, W, new_state
+from sim.state import ENDING, N, ST, TO_MOVE, W, new_state
+
+CAPTURE = POLICIES.index("capture")
 
 
 @njit(cache=True)
-def play_games(g, seed, game_ids, virtual_rate, rows, moves, offsets):
-    """Play ``game_ids`` from the empty board with the random policy; raw outcomes into
+def play_games(g, seed, game_ids, policies, virtual_rate, rows, moves, offsets):
+    """Play ``game_ids`` from the empty board, colour c with the policy ``policies[c - 1]``
+    (an index in ``sim.schema.POLICIES``); raw outcomes into
     ``rows``. If ``moves`` is not empty, every action goes there (sim.coords encoding), game j
     at ``moves[offsets[j]:offsets[j+1]]``; the call stops early, returning the number of
     games played, when ``moves`` might not hold the next game."""
@@ -34,7 +37,10 @@ def play_games(g, seed, game_ids, virtual_rate, rows, moves, offsets):
         reset(g, setup)
         rng[0] = game_stream(seed, game_ids[j])
         while g.tab[ST, ENDING] == 0:
-            action, code = random_move(g, rng, virtual_rate)
+            if policies[g.tab[ST, TO_MOVE] - 1] == CAPTURE:
+                action, code = capture_move(g, rng, virtual_rate)
+            else:
+                action, code = random_move(g, rng, virtual_rate)
             apply_action(g, action, code)
             if record:
                 moves[pos] = action if action < 0 else (action // w - 1) * n + action % w - 1
@@ -56,6 +62,7 @@ def play_batch(*, size, repetition, suicide, max_actions, policy_b, policy_w, vi
             raise ValueError(f"unknown {name} {policy!r} (one of {', '.join(POLICIES)})")
     if not 0.0 <= virtual_rate <= 1.0:
         raise ValueError(f"virtual_rate must be in [0, 1], not {virtual_rate}")
+    policies = np.array([POLICIES.index(policy_b), POLICIES.index(policy_w)], np.int64)
     ids = np.ascontiguousarray(game_ids, dtype=np.int64)
     g = new_state(size, REPETITIONS.index(repetition), SUICIDES.index(suicide), cap, exact)
     rows = np.zeros((ids.size, len(RAW_FIELDS)), np.int64)
@@ -65,8 +72,8 @@ def play_batch(*, size, repetition, suicide, max_actions, policy_b, policy_w, vi
     while done < ids.size:
         buffer = np.empty(max(1 << 20, 4 * g.tab.shape[1]) if record_moves else 0, np.int16)
         offsets[done] = 0
-        played = play_games(g, np.uint64(seed), ids[done:], float(virtual_rate), rows[done:], buffer,
-                            offsets[done:])
+        played = play_games(g, np.uint64(seed), ids[done:], policies, float(virtual_rate),
+                            rows[done:], buffer, offsets[done:])
         chunks += [buffer[offsets[j]:offsets[j + 1]] for j in range(done, done + played)]
         done += played
     cols = columns(rows, size, repetition, suicide, resolve_komi(komi))

@@ -34,8 +34,8 @@ assert ENDINGS[CYCLE - 1] == "cycle"
 # tab[ST]: scalars (the fields from TO_MOVE on are zeroed at the start of every game)
 (N, W, REP, SUIC, MAX_ACTIONS, EXACT, SIDEKEY, _SIDEKEY_W, HASH, GEN, FV_GEN, N_EMPTY, SETUP,
  _SETUP_W, TO_MOVE, PENDING_PASS, VIRT, _VIRT_W, ACTIONS, MOVES, REAL, _REAL_W, PASSES,
- CONVERTED, LOST, _LOST_W, SUICIDES_, _SUICIDES_W, FIRST_PV, LAST_REAL, ENDING, REP_BANS,
- N_ST) = range(33)
+ CONVERTED, LOST, _LOST_W, SUICIDES_, _SUICIDES_W, FIRST_PV, LAST_REAL, LAST_POINT,
+ _LAST_POINT_W, ENDING, REP_BANS, N_ST) = range(35)
 
 # pt rows, one value per point of the bordered board
 (COLOR,    # EMPTY/BLACK/WHITE/BORDER

@@ -1,6 +1,6 @@
 """The numba engine against the pure-Python reference, move by move, on 2,000 random games:
-every board size 2..9 x every repetition mode x three styles of play (plain, with voluntary
-virtual moves, without suicide). The games are the batched kernel's own (``play_batch`` with
+every board size 2..9 x every repetition mode x four styles of play (plain, with voluntary
+virtual moves, without suicide, the capture player). The games are the batched kernel's own (``play_batch`` with
 recorded moves); each is re-played action by action in ``sim.game.Game`` (exact mode) and in
 ``tests.reference.RefGame``, comparing the legal-move sets and boards after every action and
 every outcome field at the end, and checking the outcome invariants."""
@@ -14,24 +14,26 @@ from sim.simulate import play_batch
 from tests.conftest import check_invariants
 from tests.reference import RefGame
 
-STYLES = [  # (suicide, virtual_rate, games)
-    ("multi", 0.0, 17),
-    ("multi", 0.15, 17),
-    ("none", 0.05, 16),
+STYLES = [  # (suicide, virtual_rate, policy of both colours, games)
+    ("multi", 0.0, "random", 13),
+    ("multi", 0.15, "random", 13),
+    ("none", 0.05, "random", 12),
+    ("multi", 0.05, "capture", 12),
 ]
 
 
-def batch(size, repetition, suicide, virtual_rate, games, seed):
+def batch(size, repetition, suicide, virtual_rate, policy, games, seed):
     return play_batch(size=size, repetition=repetition, suicide=suicide, max_actions=None,
-                      policy_b="random", policy_w="random", virtual_rate=virtual_rate, komi=None,
+                      policy_b=policy, policy_w=policy, virtual_rate=virtual_rate, komi=None,
                       seed=seed, game_ids=np.arange(games), record_moves=True)
 
 
 @pytest.mark.parametrize("repetition", REPETITIONS)
 @pytest.mark.parametrize("size", range(2, 10))
 def test_random_games_match_reference(size, repetition):
-    for style, (suicide, virtual_rate, games) in enumerate(STYLES):
-        columns, moves = batch(size, repetition, suicide, virtual_rate, games, seed=1000 * size + style)
+    for style, (suicide, virtual_rate, policy, games) in enumerate(STYLES):
+        columns, moves = batch(size, repetition, suicide, virtual_rate, policy, games,
+                               seed=1000 * size + style)
         for j, actions in enumerate(moves):
             ref = RefGame(size, repetition, suicide)
             eng = Game(size, repetition, suicide)
