@@ -22,5 +22,7 @@ def _kernel_cache_dir() -> str:
     return str(base / "jpdsim" / f"numba-{digest.hexdigest()[:16]}")
 
 
-if "numba" not in sys.modules:
-    os.environ.setdefault("NUMBA_CACHE_DIR", _kernel_cache_dir())
+if "NUMBA_CACHE_DIR" not in os.environ:
+    os.environ["NUMBA_CACHE_DIR"] = _kernel_cache_dir()
+    if "numba" in sys.modules:  # imported first: its config has read the environment already
+        sys.modules["numba"].config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]

@@ -14,7 +14,7 @@ policy_b/_w     move policy of each colour (``sim.schema.POLICIES``)    ``"rando
 virtual_rate    probability that a policy plays a virtual move, 0..1    0.0
 repetition      ``sim.schema.REPETITIONS``                              ``"global_superko"``
 suicide         ``sim.schema.SUICIDES``                                 ``"multi"``
-max_actions     move cap per game, >= 1                                 8 * N * N
+max_actions     move cap per game, 1..MAX_ACTIONS_LIMIT (1,000,000)    8 * N * N
 [komi]          komi per ruleset (``sim.schema.RULESETS``), |komi|<=N*N ``sim.schema.DEFAULT_KOMI``
 record_moves    ``"none"``, ``"cycles"`` (games not ended by a pause,   ``"none"``
                 or with repetition bans) or ``"all"``
@@ -34,12 +34,11 @@ from pathlib import Path
 
 from sim.coords import MAX_SIZE, MIN_SIZE
 from sim.errors import UserError
-from sim.schema import DEFAULT_KOMI, POLICIES, REPETITIONS, RULESETS, SUICIDES
+from sim.schema import DEFAULT_KOMI, MAX_ACTIONS_LIMIT, POLICIES, REPETITIONS, RULESETS, SUICIDES
 
 RECORD_MOVES = ("none", "cycles", "all")
 DEFAULT_SHARD_SIZE = 10_000
 MAX_INT64 = 2**63 - 1
-MAX_INT32 = 2**31 - 1
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 
 
@@ -141,7 +140,7 @@ def _resolve(cfg: RunConfig, where: str) -> None:
     check("suicide", _choice, SUICIDES)
     if cfg.max_actions is None:
         object.__setattr__(cfg, "max_actions", 8 * n * n)
-    check("max_actions", _integer, 1, MAX_INT32)
+    check("max_actions", _integer, 1, MAX_ACTIONS_LIMIT)
     check("record_moves", _choice, RECORD_MOVES)
     komi = cfg.komi
     if not isinstance(komi, dict):

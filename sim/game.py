@@ -8,7 +8,7 @@ import numpy as np
 from sim.coords import MAX_SIZE, MIN_SIZE, PASS, VIRTUAL, format_action
 from sim.history import legal_points, reset, step
 from sim.outcome import columns, resolve_komi
-from sim.schema import ENDINGS, REPETITIONS, SUICIDES
+from sim.schema import ENDINGS, MAX_ACTIONS_LIMIT, REPETITIONS, SUICIDES
 from sim.scoring import RAW_FIELDS, outcome_row
 from sim.state import COLOR, ENDING, GAME_OVER, OK, REASONS, ST, TO_MOVE, new_state
 
@@ -22,8 +22,8 @@ def check_rules(size: int, repetition: str, suicide: str, max_actions: int | Non
     if suicide not in SUICIDES:
         raise ValueError(f"unknown suicide {suicide!r} (one of {', '.join(SUICIDES)})")
     cap = 8 * size * size if max_actions is None else max_actions
-    if cap < 1:
-        raise ValueError(f"max_actions must be >= 1, not {cap}")
+    if not 1 <= cap <= MAX_ACTIONS_LIMIT:
+        raise ValueError(f"max_actions must be in 1..{MAX_ACTIONS_LIMIT:,}, not {cap}")
     return cap
 
 
@@ -40,6 +40,8 @@ class Game:
         self.size, self.repetition, self.suicide = size, repetition, suicide
         self._g = new_state(size, REPETITIONS.index(repetition), SUICIDES.index(suicide), cap, exact)
         start = np.zeros(size * size, np.int8) if setup is None else np.asarray(setup, np.int8)
+        if start.shape != (size * size,) or not np.isin(start, (0, 1, 2)).all():
+            raise ValueError(f"a setup is {size * size} colours 0, 1 or 2")
         bad = reset(self._g, start)
         if bad >= 0:
             raise ValueError(f"setup stone at {format_action(bad, size)} has no liberty")
@@ -59,6 +61,8 @@ class Game:
 
     def play(self, action: int):
         """Take one action; None if it was legal, else the reason (the game is unchanged)."""
+        if not (action in (PASS, VIRTUAL) or 0 <= action < self.size * self.size):
+            raise ValueError(f"action {action} is not a point of a {self.size}x{self.size} board")
         code = step(self._g, action if action in (PASS, VIRTUAL) else self._bordered(action))
         if code == OK:
             return None

@@ -197,7 +197,7 @@ def judge(g, p, c, converted):
     elif rep != BOARD_SUPERKO:
         key = global_key(g, key, g.tab[ST, VIRT], g.tab[ST, VIRT + 1])
     exact = g.tab[ST, EXACT]
-    board = g.pt[CAND]
+    board = g.pt[CAND]  # the candidate board, filled and read in exact mode only
     if exact:
         board_after(g, p, c, kind, board)
     if rep == NO_RESULT or rep == BASIC_KO:

@@ -2,6 +2,8 @@
 ``sim.schema``: scores, margins under each ruleset's komi (``sim.schema.RULESET_SCORE``,
 RULES.md §8) and winners."""
 
+import math
+
 import numpy as np
 
 from sim.schema import DEFAULT_KOMI, ENDINGS, NO_WINNER_ENDINGS, OUTCOME_FIELDS, RULESET_SCORE, RULESETS
@@ -17,7 +19,11 @@ def resolve_komi(komi: dict | None) -> dict:
     unknown = sorted(set(komi or {}) - set(RULESETS))
     if unknown:
         raise ValueError(f"unknown ruleset {unknown[0]!r} (rulesets: {', '.join(RULESETS)})")
-    return {**DEFAULT_KOMI, **(komi or {})}
+    resolved = {**DEFAULT_KOMI, **(komi or {})}
+    for ruleset, value in resolved.items():
+        if not math.isfinite(value):
+            raise ValueError(f"komi of {ruleset} must be a finite number, not {value}")
+    return resolved
 
 
 def columns(rows: np.ndarray, size: int, repetition: str, suicide: str, komi: dict) -> dict:

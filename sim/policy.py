@@ -93,6 +93,8 @@ def _capture_near(g, p, c, best, size, verdict):
             code = judge(g, liberty, c, g.tab[ST, PENDING_PASS])
             if code == OK or code == OK_CYCLE:
                 best, size, verdict = liberty, pt[CSIZE, h], code
+            elif code == KO or code == SUPERKO:
+                g.tab[ST, REP_BANS] += 1
     return best, size, verdict
 
 

@@ -22,6 +22,7 @@ RULESET_SCORE = {
 }
 NO_WINNER_ENDINGS = ("cycle", "move_limit")
 POLICIES = ("random", "capture")
+MAX_ACTIONS_LIMIT = 1_000_000  # the largest move cap (a game state's tables grow with it)
 
 _str, _i32, _f64 = pa.string(), pa.int32(), pa.float64()
 

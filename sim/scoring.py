@@ -167,9 +167,9 @@ def equal_stones(g, lab, res):
         board[p] = g.pt[COLOR, p]
         labels[p] = lab[p]
     lab = labels
-    g.pt[TALLY:TALLY + 6] = 0
-    refill, unplaced, moku = g.pt[TALLY], g.pt[TALLY + 1], g.pt[TALLY + 2]
-    stones, total2, k = g.pt[TALLY + 3], g.pt[TALLY + 4], g.pt[TALLY + 5]
+    tally = g.tab[TALLY].reshape(-1, 4)
+    tally[:6] = 0
+    refill, unplaced, moku, stones, total2, k = tally[0], tally[1], tally[2], tally[3], tally[4], tally[5]
     s_b = st[REAL] + st[VIRT]
     s_w = st[REAL + 1] + st[VIRT + 1]
     refill[BLACK] = st[LOST] + st[VIRT]
@@ -245,8 +245,9 @@ def outcome_row(g, row):
     lab, region = g.pt[LAB], g.pt[REGION]
     ownership(g, lab, True)
     ownership(g, region, False)
-    g.pt[TALLY + 6:TALLY + 11] = 0
-    stones, terr, chinese = g.pt[TALLY + 6], g.pt[TALLY + 7], g.pt[TALLY + 8]  # terr, chinese: [PUBLIC] too
+    tally = g.tab[TALLY].reshape(-1, 4)
+    tally[6:11] = 0
+    stones, terr, chinese = tally[6], tally[7], tally[8]  # terr, chinese: [PUBLIC] too
     for y in range(n):
         for x in range(n):
             p = (y + 1) * w + x + 1
@@ -263,10 +264,10 @@ def outcome_row(g, row):
         row[R_TERR + i] = terr[1 + i]
         row[R_AREA2 + i] = 2 * (stones[1 + i] + terr[1 + i]) + terr[PUBLIC]
     row[R_CHINESE] = chinese[BLACK] - chinese[WHITE]
-    jap = g.pt[TALLY + 9]
+    jap = tally[9]
     japanese_territory(g, region, jap)
     row[R_JAPANESE] = jap[BLACK] + st[LOST + 1] - jap[WHITE] - st[LOST]
-    res = g.pt[TALLY + 10]
+    res = tally[10]
     equal_stones(g, lab, res)
     row[R_MOKU] = res[0]
     row[R_MOKU + 1] = res[1]

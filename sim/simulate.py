@@ -51,7 +51,7 @@ def play_games(g, seed, game_ids, policies, virtual_rate, rows, moves, offsets):
 
 
 def play_batch(*, size, repetition, suicide, max_actions, policy_b, policy_w, virtual_rate, komi,
-               seed, game_ids, record_moves, exact=False):
+               seed, game_ids, record_moves):
     """Play the games ``game_ids`` of a run (each depends only on ``seed`` and its id).
 
     Returns (columns, moves): every outcome field of ``sim.schema`` plus ``repetition_bans``
@@ -64,7 +64,7 @@ def play_batch(*, size, repetition, suicide, max_actions, policy_b, policy_w, vi
         raise ValueError(f"virtual_rate must be in [0, 1], not {virtual_rate}")
     policies = np.array([POLICIES.index(policy_b), POLICIES.index(policy_w)], np.int64)
     ids = np.ascontiguousarray(game_ids, dtype=np.int64)
-    g = new_state(size, REPETITIONS.index(repetition), SUICIDES.index(suicide), cap, exact)
+    g = new_state(size, REPETITIONS.index(repetition), SUICIDES.index(suicide), cap, False)
     rows = np.zeros((ids.size, len(RAW_FIELDS)), np.int64)
     offsets = np.zeros(ids.size + 1, np.int64)
     chunks = []

@@ -52,9 +52,7 @@ assert ENDINGS[CYCLE - 1] == "cycle"
  STACK,    # work space: flood fills, lists of chains
  CAND,     # work space: a candidate board (N*N, exact comparisons)
  LAB, REGION, OWNER, SEKI, COPY, COPY_LAB,  # work space of the scoring
- TALLY) = range(21)  # work space of the scoring: N_TALLY rows of small counters
-N_TALLY = 11
-N_PT = TALLY + N_TALLY
+ N_PT) = range(21)
 
 # tab rows, one value per table slot / move number / virtual-stone count
 (ST,  # the scalars above
@@ -63,11 +61,12 @@ N_PT = TALLY + N_TALLY
  VKEY, _VKEY_W,  # key of (colour, number of its virtual stones)
  LOG_HASH,  # global key of the position after each move
  LOG_VB, LOG_VW,  # virtual stones after each move (exact mode)
- N_TAB) = range(14)
+ TALLY,  # work space of the scoring: small counters, 4 to a tally (tab[TALLY].reshape(-1, 4))
+ N_TAB) = range(15)
 
 State = namedtuple("State", [
     "pt",         # int64[N_PT, W*W]
-    "tab",        # int64[N_TAB, cap], cap a power of two > 2 * (max_actions + 2) and >= N_ST
+    "tab",        # int64[N_TAB, cap], cap a power of two > 2 * (max_actions + 2), N_ST and 64
     "log_board",  # int8[max_actions+2 or 1, N*N] board after each move (exact mode only)
 ])
 
@@ -78,11 +77,11 @@ def new_state(size: int, repetition: int, suicide: int, max_actions: int, exact:
     """Allocate the arrays of a game on an N x N board; ``history.reset`` starts a game."""
     w = size + 2
     area = w * w
-    cap = 1 << int(max(2 * (max_actions + 2), N_ST)).bit_length()
+    cap = 1 << int(max(2 * (max_actions + 2), N_ST, 64)).bit_length()
     rng = np.random.default_rng(KEY_SEED)
 
-    def keys(n):
-        return rng.integers(-2**63, 2**63 - 1, size=n, dtype=np.int64, endpoint=True)
+    def keys(n):  # odd, so never 0: a zero key would make a stone invisible to the hash
+        return rng.integers(-2**63, 2**63 - 1, size=n, dtype=np.int64, endpoint=True) | 1
 
     pt = np.zeros((N_PT, area), np.int64)
     pt[COLOR] = BORDER

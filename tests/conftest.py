@@ -2,6 +2,7 @@
 and on the numba engine), game builders from ASCII diagrams and GTP tokens, and the outcome
 invariants that every finished or unfinished game must satisfy."""
 
+import functools
 import json
 from pathlib import Path
 
@@ -9,7 +10,7 @@ import pytest
 
 from sim.coords import format_action, parse_action, parse_diagram
 
-ENGINES = ["reference", "numba"]
+ENGINES = ["reference", "numba", "numba-hash-only"]
 
 #: The worked examples of the `jpdsim replay` contract (../shared beside the repository).
 EXAMPLES = Path(__file__).resolve().parents[2] / "shared" / "examples" / "replay.jsonl"
@@ -19,12 +20,15 @@ EXAMPLE_CASES = ([json.loads(line) for line in EXAMPLES.read_text(encoding="utf-
 
 @pytest.fixture(params=ENGINES)
 def Game(request):
-    """The game class of one engine: ``tests.reference.RefGame`` or ``sim.game.Game``."""
+    """The game class of one engine: ``tests.reference.RefGame``, or ``sim.game.Game`` in exact
+    mode or in the hash-only mode of the batched runs."""
     if request.param == "reference":
         from tests.reference import RefGame
         return RefGame
     from sim.game import Game as NumbaGame
-    return NumbaGame
+    if request.param == "numba":
+        return NumbaGame
+    return functools.partial(NumbaGame, exact=False)
 
 
 def setup_of(diagram, size):
