@@ -17,6 +17,10 @@ What is written:
 - a **virtual move** (a stone placed off the board) is written as a pass carrying the private
   property ``JV[virtual]``: ``;B[]JV[virtual]``. Other SGF tools skip the unknown property and
   read the move as a pass, which is what a virtual move is on the board.
+- a **declining action that was not played** (RULES.md §4: declining a pass converts it into a
+  virtual move first; when that conversion completes four virtual moves the game ends and the
+  declining action, though counted, is not played) is written as a pass carrying
+  ``JV[declined]`` and a comment naming the action, so the final board is the engine's.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from pathlib import Path
 
 import sim
 from sim import records
-from sim.coords import PASS, VIRTUAL
+from sim.coords import PASS, VIRTUAL, format_action
 from sim.errors import UserError
 from sim.schema import RULESETS
 
@@ -69,9 +73,15 @@ def game_sgf(row: dict, actions: list[int], manifest: dict) -> str:
                f"results: {results}"),
     ]
     nodes = [";" + "".join(f"{k}[{_text(v)}]" for k, v in root)]
+    # every action but a pass is a move, and so is a converted pass: one fewer moves than that
+    # means the last action declined a pass and was not played
+    unplayed = sum(a != PASS for a in actions) + row["converted_passes"] == row["moves"] + 1
     for i, action in enumerate(actions):
         colour = "BW"[i % 2]
-        if action == PASS:
+        if unplayed and i == len(actions) - 1:
+            nodes.append(f";{colour}[]JV[declined]C[{colour} declined the pass with "
+                         f"{format_action(action, size)}; the conversion ended the game]")
+        elif action == PASS:
             nodes.append(f";{colour}[]")
         elif action == VIRTUAL:
             nodes.append(f";{colour}[]JV[virtual]")

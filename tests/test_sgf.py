@@ -7,8 +7,9 @@ import pytest
 from sim import records, runner, sgf
 from sim.cli import main as cli
 from sim.config import RunConfig
-from sim.coords import PASS, VIRTUAL
+from sim.coords import PASS, VIRTUAL, format_action, parse_action
 from sim.errors import UserError
+from sim.game import Game
 
 CFG = RunConfig(name="sgfrun", board_size=5, games=40, shard_size=20, seed=5, virtual_rate=0.2,
                 record_moves="all", komi={"jpd_b": 2.5})
@@ -43,7 +44,8 @@ def decode(node: dict, size: int) -> tuple[str, int]:
     (colour,) = [c for c in ("B", "W") if c in node]
     (value,) = node[colour]
     if value == "":
-        return colour, VIRTUAL if node.get("JV") == ["virtual"] else PASS
+        return colour, {None: PASS, ("virtual",): VIRTUAL, ("declined",): "declined"}[
+            tuple(node["JV"]) if "JV" in node else None]
     assert len(value) == 2 and node.get("JV") is None
     x, y = (ord(c) - ord("a") for c in value)
     assert 0 <= x < size and 0 <= y < size
@@ -67,14 +69,22 @@ def test_sgf_of_every_game_parses_to_its_moves(run_dir):
         assert root["FF"] == ["4"] and root["GM"] == ["1"] and root["SZ"] == ["5"]
         assert root["KM"] == ["2.5"] and root["PB"] == ["random"] and root["PW"] == ["random"]
         assert root["RU"] == ["JPD; repetition=global_superko; suicide=multi"]
-        winner, margin = row["winner_jpd_b"], row["margin_jpd_b"]
-        expected = {None: "Void", "draw": "0"}.get(winner) or f"{winner}+{abs(margin):g}"
-        assert root["RE"] == [expected]
-        assert re.fullmatch(r"[BW]\+\d+(\.5)?|0|Void", root["RE"][0])
+        result = re.fullmatch(r"([BW])\+(\d+(?:\.5)?)|(0)|(Void)", root["RE"][0])
+        assert result, root["RE"]
+        if result[4]:
+            assert row["winner_jpd_b"] is None and row["ending"] in ("cycle", "move_limit")
+        elif result[3]:
+            assert row["winner_jpd_b"] == "draw" and row["margin_jpd_b"] == 0
+        else:
+            assert result[1] == row["winner_jpd_b"] and float(result[2]) == abs(row["margin_jpd_b"])
         assert f"game {game_id}" in root["GN"][0] and f"ending {row['ending']}" in root["GC"][0]
         actions = records.load_game(run_dir, game_id)[2]
         decoded = [decode(n, 5) for n in moves]
         assert [c for c, _ in decoded] == ["BW"[i % 2] for i in range(len(actions))]
+        if decoded[-1][1] == "declined":  # the last action declined a pass and was not played
+            assert row["ending"] == "four_virtual"
+            assert format_action(actions[-1], 5) in moves[-1]["C"][0]
+            decoded[-1] = (decoded[-1][0], actions[-1])
         assert [a for _, a in decoded] == actions
         virtual += actions.count(VIRTUAL)
     assert virtual > 0  # the virtual-move encoding was exercised
@@ -102,7 +112,8 @@ def test_game_without_moves(tmp_path, capsys):
 def test_sgf_text_of_a_made_up_game():
     row = {"game_id": 9, "board_size": 3, "repetition": "basic_ko", "suicide": "none",
            "komi_jpd_b": 7.5, "policy_b": "ran]dom", "policy_w": "random", "seed": 1,
-           "ending": "pause", "winner_jpd_b": "W", "margin_jpd_b": -4.0}
+           "ending": "pause", "winner_jpd_b": "W", "margin_jpd_b": -4.0, "moves": 3,
+           "converted_passes": 0}
     row.update({f"winner_{r}": "draw" for r in ("jpd_a", "jpd_tangsong", "chinese", "japanese")})
     row.update({f"margin_{r}": 0.0 for r in ("jpd_a", "jpd_tangsong", "chinese", "japanese")})
     text = sgf.game_sgf(row, [0, 8, VIRTUAL, PASS, PASS], {"name": "x", "started": "2026-01-02T03"})
@@ -112,3 +123,19 @@ def test_sgf_text_of_a_made_up_game():
                          {"B": [""]}]
     with pytest.raises(UserError, match="not a move"):
         sgf.game_sgf(row, [9], {})
+
+
+def test_a_declining_action_that_ended_the_game_is_not_a_stone():
+    """C3, three virtual moves, Black passes, White declines with D4: the conversion is the
+    fourth virtual move at this board, so the game ends and D4 is not played (RULES.md §4)."""
+    tokens = "C3 virtual virtual virtual pass D4".split()
+    game = Game(5)
+    for token in tokens:
+        assert game.play(parse_action(token, 5)) is None
+    row = {**game.outcome(), "game_id": 1, "komi_jpd_b": 7.5, "policy_b": "random",
+           "policy_w": "random", "seed": 0}
+    assert row["ending"] == "four_virtual" and row["actions"] == 6 and row["moves"] == 5
+    nodes = parse(sgf.game_sgf(row, [parse_action(t, 5) for t in tokens], {}))
+    assert nodes[-1]["W"] == [""] and nodes[-1]["JV"] == ["declined"]
+    assert "D4" in nodes[-1]["C"][0]
+    assert nodes[1] == {"B": ["cc"]} and nodes[5] == {"B": [""]}
