@@ -18,26 +18,19 @@ import pyarrow as pa
 
 from sim import records
 from sim.config import RunConfig, config_from_dict
-from sim.schema import DEFAULT_KOMI, GAME_SCHEMA, NO_WINNER_ENDINGS, RULESETS, SCHEMA_VERSION
-
-_RAW = {"jpd_a": "area_diff_jpd", "jpd_b": "area_diff_jpd", "jpd_tangsong": "area_diff_jpd",
-        "chinese": "area_diff_chinese", "japanese": "territory_diff_japanese"}
-
+from sim.schema import DEFAULT_KOMI, GAME_SCHEMA, NO_WINNER_ENDINGS, RULESET_SCORE, RULESETS, SCHEMA_VERSION
 
 def results(cols: dict, komi: dict | None = None) -> dict:
-    """margin_R and winner_R for every ruleset from the raw differences, the triggers and the
-    ending (arrays in ``cols``); winners are object arrays of "B"/"W"/"draw"/None."""
+    """margin_R and winner_R for every ruleset (``sim.schema.RULESET_SCORE``) from the raw
+    differences, the triggers and the ending (arrays in ``cols``); winners are object arrays
+    of "B"/"W"/"draw"/None."""
     komi = {**DEFAULT_KOMI, **(komi or {})}
-    first = np.asarray(cols["first_pass_or_virtual_by"], dtype=object)
-    last = np.asarray(cols["last_real_move_by"], dtype=object)
     no_winner = np.isin(np.asarray(cols["ending"], dtype=object), NO_WINNER_ENDINGS)
     out = {}
-    for r in RULESETS:
-        margin = np.asarray(cols[_RAW[r]], dtype=np.float64) - komi[r]
-        if r == "jpd_a":
-            margin = margin - (first == "W")
-        elif r == "jpd_tangsong":
-            margin = margin - (last == "B")
+    for r, (diff, extra) in RULESET_SCORE.items():
+        margin = np.asarray(cols[diff], dtype=np.float64) - komi[r]
+        if extra is not None:
+            margin = margin - (np.asarray(cols[extra[0]], dtype=object) == extra[1])
         winner = np.where(margin > 0, "B", np.where(margin < 0, "W", "draw")).astype(object)
         winner[no_winner | np.isnan(margin)] = None
         out[f"margin_{r}"] = margin
@@ -190,19 +183,12 @@ def random_games(n: int, *, board_size: int = 9, repetition: str = "global_super
         "equal_stones_diff": esd, "area_diff_chinese": chinese, "territory_diff_japanese": japanese,
         "prisoners_b": lost_w, "prisoners_w": lost_b,
     }
-    margins = {}
-    no_winner = (ending == 2) | (ending == 3)
-    raw = {"area_diff_jpd": d, "area_diff_chinese": chinese.astype(np.float64),
-           "territory_diff_japanese": japanese.astype(np.float64)}
-    for r in RULESETS:
-        m = raw[_RAW[r]] - komi[r]
-        if r == "jpd_a":
-            m = m - white_first
-        elif r == "jpd_tangsong":
-            m = m - (last == 0)
-        margins[f"margin_{r}"] = m
-        outcome = np.where(m > 0, 0, np.where(m < 0, 1, 2))
-        margins[f"winner_{r}"] = _strings(["B", "W", "draw"], np.where(no_winner, -1, outcome))
+    players = np.array(["B", "W", None], dtype=object)  # index -1: None
+    margins = results({"area_diff_jpd": d, "area_diff_chinese": chinese,
+                       "territory_diff_japanese": japanese,
+                       "first_pass_or_virtual_by": players[first], "last_real_move_by": players[last],
+                       "ending": np.array(["pause", "four_virtual", "cycle", "move_limit"],
+                                          dtype=object)[ending]}, komi)
     cols.update(margins)
     rate = 0.004 if repetition in ("basic_ko", "no_result") else 0.015
     cols["repetition_bans"] = rng.poisson(rate * moves).astype(i32)
