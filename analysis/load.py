@@ -64,16 +64,11 @@ def open_run(run_dir: str | Path, allow_incomplete: bool = False) -> records.Run
     missing, and only the whole shards will be read.
     """
     state = records.check_run(run_dir)
-    cfg = state.config
-    missing = [i for i in range(cfg.n_shards) if i not in state.games_shards]
-    if missing:
-        what = (f"{run_dir}: run is incomplete: {len(missing)} of {cfg.n_shards} shards missing "
-                f"({records.format_ranges(missing)})")
+    if state.incomplete:
         if not allow_incomplete:
-            raise UserError(f"{what}; complete it with `jpdsim run CONFIG --out {run_dir} "
-                            f"--resume`, or load it with allow_incomplete=True")
-        warnings.warn(f"{what}: reading its {state.games_written:,} of {cfg.games:,} games",
-                      IncompleteRunWarning, stacklevel=3)
+            state.require_complete()
+        warnings.warn(f"{state.incomplete}: reading its {state.games_written:,} of "
+                      f"{state.config.games:,} games", IncompleteRunWarning, stacklevel=3)
     return state
 
 

@@ -229,6 +229,21 @@ class RunState:
         return not self.missing
 
     @property
+    def incomplete(self) -> str | None:
+        """Why the games of the run are not all there, or None when they are."""
+        missing = [i for i in range(self.config.n_shards) if i not in self.games_shards]
+        if not missing:
+            return None
+        return (f"{self.run_dir}: run is incomplete: {len(missing)} of {self.config.n_shards} "
+                f"shards missing ({format_ranges(missing)})")
+
+    def require_complete(self) -> None:
+        """UserError, with the command that completes the run, unless every shard is there."""
+        if self.incomplete:
+            raise UserError(f"{self.incomplete}; complete it with `jpdsim run CONFIG --out "
+                            f"{self.run_dir} --resume`")
+
+    @property
     def games_written(self) -> int:
         return sum(len(self.config.shard_range(i)) for i in self.games_shards)
 
@@ -391,11 +406,8 @@ def read_games(run_dir: str | Path, columns: list[str] | None = None,
         unknown = [c for c in columns if c not in GAME_SCHEMA.names]
         if unknown:
             raise UserError(f"{run_dir}: no column {unknown[0]!r} in the games schema")
-    missing = [i for i in range(state.config.n_shards) if i not in state.games_shards]
-    if missing and not allow_incomplete:
-        raise UserError(f"{run_dir}: run is incomplete: {len(missing)} of "
-                        f"{state.config.n_shards} shards missing ({format_ranges(missing)}); "
-                        f"complete it with `jpdsim run CONFIG --out {run_dir} --resume`")
+    if not allow_incomplete:
+        state.require_complete()
     tables = [_read_shard_file(Path(run_dir) / GAMES / part_name(i), columns)
               for i in sorted(state.games_shards)]
     schema = GAME_SCHEMA if columns is None else pa.schema([GAME_SCHEMA.field(c) for c in columns],
