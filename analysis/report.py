@@ -16,6 +16,7 @@ succeeded (atomically: an older report stays untouched).
 from __future__ import annotations
 
 import datetime as _dt
+import errno
 import os
 import sys
 import tempfile
@@ -211,6 +212,12 @@ def build_report(run_dirs: list, out: str | Path | None = None, notebooks: Seque
     Raises UserError for a folder that is not a whole run, ReportError if a notebook fails."""
     dirs = check_runs(run_dirs)
     out = Path(out) if out is not None else dirs[0] / "report.html"
+    try:  # a report that cannot be written is known before the notebooks run
+        out.parent.mkdir(parents=True, exist_ok=True)
+        if out.is_dir() or not os.access(out.parent, os.W_OK):
+            raise PermissionError(errno.EACCES, "not a writable file")
+    except OSError as err:
+        raise UserError(f"--out {out}: {err.strerror}") from None
     started = time.perf_counter()
     parts = []
     for name in notebooks:

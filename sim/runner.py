@@ -365,8 +365,11 @@ def _prepare(cfg: RunConfig, run_dir: Path, resume: bool, config_file: str | Non
 def _lock(run_dir: Path):
     """Hold an exclusive lock on ``run_dir`` (POSIX), so that two runners never write into one
     folder; returns the open lock file (the lock goes with it)."""
-    run_dir.mkdir(parents=True, exist_ok=True)
-    f = open(run_dir / _LOCK, "a+")
+    try:
+        run_dir.mkdir(parents=True, exist_ok=True)
+        f = open(run_dir / _LOCK, "a+")
+    except OSError as err:
+        raise UserError(f"--out {run_dir}: {err.strerror}") from None
     try:
         import fcntl
     except ImportError:  # not POSIX: no lock

@@ -84,6 +84,16 @@ def test_bad_file_or_incomplete_run_stops_before_any_notebook(tmp_path, monkeypa
     assert not (tmp_path / "r.html").exists()
 
 
+
+def test_unwritable_out_stops_before_any_notebook(tmp_path, runs, monkeypatch):
+    monkeypatch.setattr(report, "execute_notebook", _never)
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    with pytest.raises(UserError, match=f"--out {blocker / 'r.html'}: "):
+        report.build_report(runs, blocker / "r.html")
+    with pytest.raises(UserError, match=f"--out {tmp_path}: not a writable file"):
+        report.build_report(runs, tmp_path)
+
 def _quick(monkeypatch):
     """Replace notebook execution by a trivial executed notebook (for path and write tests)."""
     def fake(path, run_dirs, timeout=None):

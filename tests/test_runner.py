@@ -270,3 +270,11 @@ def test_one_runner_per_folder(config_file, tmp_path):
     (tmp_path / "file").write_text("")
     with pytest.raises(UserError, match="exists and is not a folder"):
         runner.run(load_config(config_file), tmp_path / "file")
+
+
+def test_unwritable_out_is_one_line(config_file, tmp_path, capsys):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    assert run_cli(config_file, blocker / "run") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"jpdsim run: error: --out {blocker / 'run'}:")
