@@ -25,7 +25,6 @@ METHOD = {"jpd_a": "JPD area, A版 point", "jpd_b": "JPD area",
           "jpd_tangsong": "JPD area, 唐宋版 point", "chinese": "Chinese area",
           "japanese": "Japanese territory"}
 COLUMNS = ("ending", FIRST, LAST, "area_diff_jpd", "area_diff_chinese", "territory_diff_japanese")
-UNSCORED = NO_WINNER_ENDINGS
 
 
 def extra(df: pd.DataFrame, ruleset: str) -> np.ndarray:
@@ -45,7 +44,7 @@ def black_lead(df: pd.DataFrame, ruleset: str) -> tuple[np.ndarray, np.ndarray]:
     lead2 = np.rint((raw - extra(df, ruleset)) * 2)
     scored = np.isfinite(lead2)
     if "ending" in df.columns:
-        scored &= ~df["ending"].isin(UNSCORED).to_numpy()
+        scored &= ~df["ending"].isin(NO_WINNER_ENDINGS).to_numpy()
     return np.where(scored, lead2, 0).astype(np.int64), scored
 
 

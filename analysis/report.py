@@ -18,6 +18,7 @@ from __future__ import annotations
 import datetime as _dt
 import errno
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -33,7 +34,8 @@ from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernel
 from nbconvert import HTMLExporter
 
 from analysis.load import open_run
-from sim.errors import UserError
+from sim import records
+from sim.errors import UserError, one_line
 
 NOTEBOOK_DIR = Path(__file__).resolve().parent / "notebooks"
 #: The report's parts, in order.
@@ -124,11 +126,11 @@ def execute_notebook(path: str | Path, run_dirs: Sequence[str | Path],
     except CellExecutionError as err:
         ename = getattr(err, "ename", None)
         detail = f"{ename}: {err.evalue}" if ename else str(err)
-        raise ReportError(f"{path}: {_failed_cell(nb)}failed: {_one_line(detail)}") from err
+        raise ReportError(f"{path}: {_failed_cell(nb)}failed: {one_line(detail)}") from err
     except CellTimeoutError as err:
-        raise ReportError(f"{path}: {_failed_cell(nb)}timed out ({_one_line(err)})") from err
+        raise ReportError(f"{path}: {_failed_cell(nb)}timed out ({one_line(err)})") from err
     except DeadKernelError as err:
-        raise ReportError(f"{path}: the kernel died (out of memory?) ({_one_line(err)})") from err
+        raise ReportError(f"{path}: the kernel died (out of memory?) ({one_line(err)})") from err
     return nb
 
 
@@ -142,11 +144,6 @@ def _failed_cell(nb: nbformat.NotebookNode) -> str:
         if any(o.get("output_type") == "error" for o in c.get("outputs", ())):
             return f"cell {k} "
     return ""
-
-
-def _one_line(text, limit: int = 300) -> str:
-    text = " ".join(str(text).split())
-    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def _merge(parts: list[tuple[str, nbformat.NotebookNode, float]], run_dirs: list[Path],
@@ -190,46 +187,47 @@ def to_html(nb: nbformat.NotebookNode) -> str:
     return html
 
 
-def _write_atomic(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+def _prepare_out(out: Path) -> Path | None:
+    """Make the folder of ``out`` and try writing there now, so that a report that cannot be
+    written is known before any notebook runs (UserError); returns the topmost folder made,
+    to remove again if the report fails."""
+    made = [p for p in (out.parent, *out.parent.parents) if not p.exists()]
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # as an ordinary new file (mkstemp makes it private)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+        out.parent.mkdir(parents=True, exist_ok=True)
+        if out.is_dir():
+            raise IsADirectoryError(errno.EISDIR, "is a folder")
+        with tempfile.TemporaryFile(dir=out.parent):
+            pass
+    except OSError as err:
+        raise UserError(f"--out {out}: {err.strerror}") from None
+    return made[-1] if made else None
 
 
 def build_report(run_dirs: list, out: str | Path | None = None, notebooks: Sequence[str] = NOTEBOOKS,
                  timeout: int | None = None) -> Path:
     """Execute the notebooks on ``run_dirs`` and write one HTML file (default
     ``<first run dir>/report.html``), atomically; print each part's time; return the path.
-    Raises UserError for a folder that is not a whole run, ReportError if a notebook fails."""
+    Raises UserError for a folder that is not a whole run or an output that cannot be
+    written, ReportError if a notebook fails (then nothing is left behind)."""
     dirs = check_runs(run_dirs)
     out = Path(out) if out is not None else dirs[0] / "report.html"
-    try:  # a report that cannot be written is known before the notebooks run
-        out.parent.mkdir(parents=True, exist_ok=True)
-        if out.is_dir() or not os.access(out.parent, os.W_OK):
-            raise PermissionError(errno.EACCES, "not a writable file")
-    except OSError as err:
-        raise UserError(f"--out {out}: {err.strerror}") from None
+    made = _prepare_out(out)
     started = time.perf_counter()
-    parts = []
-    for name in notebooks:
+    try:
+        parts = []
+        for name in notebooks:
+            t0 = time.perf_counter()
+            nb = execute_notebook(NOTEBOOK_DIR / name, dirs, timeout=timeout)
+            seconds = time.perf_counter() - t0
+            print(f"report: {name} {seconds:.1f} s", flush=True)
+            parts.append((name, nb, seconds))
         t0 = time.perf_counter()
-        nb = execute_notebook(NOTEBOOK_DIR / name, dirs, timeout=timeout)
-        seconds = time.perf_counter() - t0
-        print(f"report: {name} {seconds:.1f} s", flush=True)
-        parts.append((name, nb, seconds))
-    t0 = time.perf_counter()
-    merged = _merge(parts, dirs, time.perf_counter() - started)
-    html = to_html(merged)
-    _write_atomic(out, html)
+        merged = _merge(parts, dirs, time.perf_counter() - started)
+        records.write_text_atomic(out, to_html(merged))
+    except BaseException:
+        if made is not None:
+            shutil.rmtree(made, ignore_errors=True)
+        raise
     print(f"report: HTML {time.perf_counter() - t0:.1f} s; total {time.perf_counter() - started:.1f} s"
           f" -> {out}", flush=True)
     return out

@@ -26,6 +26,7 @@ import os
 import platform
 import re
 import subprocess
+import tempfile
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from importlib import metadata
@@ -37,7 +38,7 @@ import pyarrow.parquet as pq
 
 import sim
 from sim.config import RunConfig, config_from_dict
-from sim.errors import UserError
+from sim.errors import UserError, one_line
 from sim.schema import GAME_SCHEMA, RULESETS, SCHEMA_VERSION
 
 MANIFEST = "manifest.json"
@@ -175,11 +176,24 @@ def environment() -> dict:
             "versions": versions, "platform": platform.platform(), "cpu_count": os.cpu_count()}
 
 
+def write_text_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to a temporary file beside ``path`` and rename it to ``path`` once it is
+    whole, with the permissions of an ordinary new file."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes it private
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
 def write_manifest(run_dir: Path, manifest: dict) -> None:
-    path = Path(run_dir) / MANIFEST
-    tmp = path.with_name(f".{MANIFEST}.tmp")
-    tmp.write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+    write_text_atomic(Path(run_dir) / MANIFEST, json.dumps(manifest, indent=2) + "\n")
 
 
 def read_manifest(run_dir: str | Path) -> dict:
@@ -256,12 +270,7 @@ def _open(path: Path) -> pq.ParquetFile:
     try:
         return pq.ParquetFile(path, page_checksum_verification=True)
     except Exception as err:  # noqa: BLE001 - any failure means the file is not usable
-        raise _Bad(f"not a readable Parquet file, half-written or corrupt ({_one_line(err)})")
-
-
-def _one_line(err) -> str:
-    text = " ".join(str(err).split())
-    return text if len(text) <= 200 else text[:197] + "..."
+        raise _Bad(f"not a readable Parquet file, half-written or corrupt ({one_line(err, 200)})")
 
 
 def _check_schema(pf: pq.ParquetFile, expected: pa.Schema) -> None:
@@ -290,7 +299,7 @@ def _read(pf: pq.ParquetFile, columns: list[str] | None = None) -> pa.Table:
     try:
         return pf.read(columns=columns)
     except Exception as err:  # noqa: BLE001
-        raise _Bad(f"corrupt data ({_one_line(err)})")
+        raise _Bad(f"corrupt data ({one_line(err, 200)})")
 
 
 def _check_constants(pf: pq.ParquetFile, cfg: RunConfig) -> None:

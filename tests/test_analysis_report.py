@@ -91,7 +91,7 @@ def test_unwritable_out_stops_before_any_notebook(tmp_path, runs, monkeypatch):
     blocker.write_text("")
     with pytest.raises(UserError, match=f"--out {blocker / 'r.html'}: "):
         report.build_report(runs, blocker / "r.html")
-    with pytest.raises(UserError, match=f"--out {tmp_path}: not a writable file"):
+    with pytest.raises(UserError, match=f"--out {tmp_path}: is a folder"):
         report.build_report(runs, tmp_path)
 
 def _quick(monkeypatch):
