@@ -8,8 +8,8 @@ size, its pseudo-liberty count and the sum and sum of squares of its pseudo-libe
 from numba import njit
 
 from sim.state import (
-    BLACK, BORDER, CHASH, COLOR, CSIZE, EMPTIES, EMPTY, EPOS, HASH, HEAD, LIBSQ, LIBSUM, N, NXT,
-    N_EMPTY, PLIB, ST, STACK, W, WHITE, ZOB,
+    BLACK, BORDER, CHASH, COLOR, CSIZE, EMPTIES, EMPTY, EPOS, HASH, HEAD, INTERIOR, LIBSQ, LIBSUM,
+    N, NXT, N_EMPTY, PLAIN, PLIB, ST, STACK, W, WHITE, ZOB,
 )
 
 
@@ -38,17 +38,14 @@ def _add_lib(pt, h, p, d):
 @njit(cache=True, _nrt=False)
 def clear(g):
     """Empty the board."""
-    n, w = g.tab[ST, N], g.tab[ST, W]
+    n = g.tab[ST, N]
     g.pt[COLOR, :] = BORDER
-    k = 0
-    for y in range(n):
-        for x in range(n):
-            p = (y + 1) * w + x + 1
-            g.pt[COLOR, p] = EMPTY
-            g.pt[EMPTIES, k] = p
-            g.pt[EPOS, p] = k
-            k += 1
-    g.tab[ST, N_EMPTY] = k
+    for i in range(n * n):
+        p = g.pt[INTERIOR, i]
+        g.pt[COLOR, p] = EMPTY
+        g.pt[EMPTIES, i] = p
+        g.pt[EPOS, p] = i
+    g.tab[ST, N_EMPTY] = n * n
     g.tab[ST, HASH] = 0
 
 
@@ -198,9 +195,8 @@ def board_after(g, p, c, kind, out):
     pt = g.pt
     color = pt[COLOR]
     n, w = g.tab[ST, N], g.tab[ST, W]
-    for y in range(n):
-        for x in range(n):
-            out[y * n + x] = color[(y + 1) * w + x + 1]
+    for i in range(n * n):
+        out[i] = color[pt[INTERIOR, i]]
     heads = pt[STACK]
     k = 0
     for q in (p - w, p - 1, p + 1, p + w):
@@ -212,9 +208,9 @@ def board_after(g, p, c, kind, out):
     for i in range(k):
         s = heads[i]
         while True:
-            out[(s // w - 1) * n + s % w - 1] = EMPTY
+            out[pt[PLAIN, s]] = EMPTY
             s = pt[NXT, s]
             if s == heads[i]:
                 break
     if kind == 0:
-        out[(p // w - 1) * n + p % w - 1] = c
+        out[pt[PLAIN, p]] = c

@@ -10,7 +10,7 @@ from sim.history import legal_points, reset, step
 from sim.outcome import columns, resolve_komi
 from sim.schema import ENDINGS, MAX_ACTIONS_LIMIT, REPETITIONS, SUICIDES
 from sim.scoring import RAW_FIELDS, outcome_row
-from sim.state import COLOR, ENDING, GAME_OVER, OK, REASONS, ST, TO_MOVE, new_state
+from sim.state import COLOR, ENDING, GAME_OVER, INTERIOR, OK, PLAIN, REASONS, ST, TO_MOVE, new_state
 
 
 def check_rules(size: int, repetition: str, suicide: str, max_actions: int | None) -> int:
@@ -46,10 +46,6 @@ class Game:
         if bad >= 0:
             raise ValueError(f"setup stone at {format_action(bad, size)} has no liberty")
 
-    def _bordered(self, point):
-        y, x = divmod(point, self.size)
-        return (y + 1) * (self.size + 2) + x + 1
-
     @property
     def ending(self):
         code = self._g.tab[ST, ENDING]
@@ -63,7 +59,7 @@ class Game:
         """Take one action; None if it was legal, else the reason (the game is unchanged)."""
         if not (action in (PASS, VIRTUAL) or 0 <= action < self.size * self.size):
             raise ValueError(f"action {action} is not a point of a {self.size}x{self.size} board")
-        code = step(self._g, action if action in (PASS, VIRTUAL) else self._bordered(action))
+        code = step(self._g, action if action in (PASS, VIRTUAL) else self._g.pt[INTERIOR, action])
         if code == OK:
             return None
         if code == GAME_OVER:
@@ -72,13 +68,11 @@ class Game:
 
     def legal_moves(self) -> list[int]:
         """Sorted points where the player to move may make a real move now."""
-        out = np.empty(self.size * self.size, np.int32)
-        w = self.size + 2
-        return sorted((p // w - 1) * self.size + p % w - 1 for p in out[: legal_points(self._g, out)])
+        out = np.empty(self.size * self.size, np.int64)
+        return sorted(self._g.pt[PLAIN, out[: legal_points(self._g, out)]].tolist())
 
     def board(self) -> list[int]:
-        n = self.size
-        return self._g.pt[COLOR].reshape(n + 2, n + 2)[1:-1, 1:-1].ravel().tolist()
+        return self._g.pt[COLOR, self._g.pt[INTERIOR, :self.size ** 2]].tolist()
 
     def outcome(self, komi=None) -> dict:
         """Every outcome field (JSON-ready values) of the game as it stands."""

@@ -20,10 +20,10 @@ from sim.board import board_after, clear, key_after, play_stone, put_stone
 from sim.state import (
     ACTIONS, BASIC_KO, BLACK, BOARD_SUPERKO, CAND, COLOR, CONVERTED, CYCLE, EMPTIES, ENDING, EXACT,
     FIRST_PV, FOUR_VIRTUAL, FV_COUNT, FV_GEN, FV_KEY, FV_REF, FV_STAMP, GAME_OVER, GEN,
-    GLOBAL_SUPERKO, HASH, HEAD, KO, LAST_POINT, LAST_REAL, LOG_HASH, LOG_VB, LOG_VW, LOST, MAX_ACTIONS, MOVES,
-    MOVE_LIMIT, N, NO_RESULT, N_EMPTY, N_ST, OCCUPIED, OK, OK_CYCLE, PASSES, PAUSE, PENDING_PASS,
-    PLIB, REAL, REP, REP_KEY, REP_REF, REP_STAMP, SETUP, SIDEKEY, SITUATIONAL_SUPERKO, ST, SUIC,
-    SUICIDE, SUICIDES_, SUICIDE_NONE, SUPERKO, TO_MOVE, VIRT, VKEY, W,
+    GLOBAL_SUPERKO, HASH, HEAD, INTERIOR, KO, LAST_POINT, LAST_REAL, LOG_HASH, LOG_VB, LOG_VW,
+    LOST, MAX_ACTIONS, MOVES, MOVE_LIMIT, N, NO_RESULT, N_EMPTY, N_ST, OCCUPIED, OK, OK_CYCLE,
+    PASSES, PAUSE, PENDING_PASS, PLIB, REAL, REP, REP_KEY, REP_REF, REP_STAMP, SETUP, SIDEKEY,
+    SITUATIONAL_SUPERKO, ST, SUIC, SUICIDE, SUICIDES_, SUICIDE_NONE, SUPERKO, TO_MOVE, VIRT, VKEY,
 )
 
 PASS, VIRTUAL = -1, -2
@@ -39,10 +39,9 @@ def global_key(g, board_key, vb, vw):
 @njit(cache=True, _nrt=False)
 def _board_into(g, out):
     """The N*N colours of the board into ``out``."""
-    n, w = g.tab[ST, N], g.tab[ST, W]
-    for y in range(n):
-        for x in range(n):
-            out[y * n + x] = g.pt[COLOR, (y + 1) * w + x + 1]
+    n = g.tab[ST, N]
+    for i in range(n * n):
+        out[i] = g.pt[COLOR, g.pt[INTERIOR, i]]
 
 
 @njit(cache=True, _nrt=False)
@@ -156,17 +155,17 @@ def reset(g, setup):
     """Start a game: the setup position (N*N colours; all zero for an empty board), Black to
     move. Returns the point index (y*N+x) of a setup stone whose chain has no liberty, or -1."""
     st = g.tab[ST]
-    n, w = st[N], st[W]
+    n = st[N]
     clear(g)
     st[SETUP] = 0
     st[SETUP + 1] = 0
     for i in range(n * n):
         c = setup[i]
         if c != 0:
-            put_stone(g, (i // n + 1) * w + i % n + 1, c)
+            put_stone(g, g.pt[INTERIOR, i], c)
             st[SETUP + c - 1] += 1
     for i in range(n * n):
-        p = (i // n + 1) * w + i % n + 1
+        p = g.pt[INTERIOR, i]
         if setup[i] != 0 and g.pt[PLIB, g.pt[HEAD, p]] == 0:
             return i
     st[TO_MOVE:N_ST] = 0

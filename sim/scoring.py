@@ -9,7 +9,7 @@ from numba import njit
 
 from sim.board import has_one_liberty
 from sim.state import (
-    ACTIONS, BLACK, COLOR, CONVERTED, COPY, COPY_LAB, EMPTY, ENDING, FIRST_PV, HEAD, LAB,
+    ACTIONS, BLACK, COLOR, CONVERTED, COPY, COPY_LAB, EMPTY, ENDING, FIRST_PV, HEAD, INTERIOR, LAB,
     LAST_REAL, LOST, MOVES, N, OWNER, PASSES, REAL, REGION, REP_BANS, SEKI, SETUP, ST, STACK,
     SUICIDES_, TALLY, VIRT, W, WHITE,
 )
@@ -64,24 +64,22 @@ def ownership(g, lab, jpd):
     (a shared liberty); the other empty points form components, connected through non-public
     empty points, that belong to the one colour they touch, else are public."""
     n, w = g.tab[ST, N], g.tab[ST, W]
-    for y in range(n):
-        for x in range(n):
-            p = (y + 1) * w + x + 1
-            seen = 0
-            if jpd and g.pt[COLOR, p] == EMPTY:
-                for q in (p - w, p - 1, p + 1, p + w):
-                    if g.pt[COLOR, q] == BLACK or g.pt[COLOR, q] == WHITE:
-                        seen |= g.pt[COLOR, q]
-            lab[p] = PUBLIC if seen == 3 else 0
+    for i in range(n * n):
+        p = g.pt[INTERIOR, i]
+        seen = 0
+        if jpd and g.pt[COLOR, p] == EMPTY:
+            for q in (p - w, p - 1, p + 1, p + w):
+                if g.pt[COLOR, q] == BLACK or g.pt[COLOR, q] == WHITE:
+                    seen |= g.pt[COLOR, q]
+        lab[p] = PUBLIC if seen == 3 else 0
     stack = g.pt[STACK]
-    for y in range(n):
-        for x in range(n):
-            p = (y + 1) * w + x + 1
-            if g.pt[COLOR, p] == EMPTY and lab[p] == 0:
-                k, seen = _flood(g, p, lab, stack, 0)
-                owner = seen if seen == BLACK or seen == WHITE else PUBLIC
-                for i in range(k):
-                    lab[stack[i]] = owner
+    for i in range(n * n):
+        p = g.pt[INTERIOR, i]
+        if g.pt[COLOR, p] == EMPTY and lab[p] == 0:
+            k, seen = _flood(g, p, lab, stack, 0)
+            owner = seen if seen == BLACK or seen == WHITE else PUBLIC
+            for i in range(k):
+                lab[stack[i]] = owner
 
 
 @njit(cache=True, _nrt=False)
@@ -96,25 +94,23 @@ def japanese_territory(g, region, terr):
     seki[:] = 0
     stack = g.pt[STACK]
     k = 0
-    for y in range(n):
-        for x in range(n):
-            p = (y + 1) * w + x + 1
-            c = g.pt[COLOR, p]
-            owner[p] = c if c != EMPTY else (region[p] if region[p] != PUBLIC else 0)
-    for y in range(n):
-        for x in range(n):
-            p = (y + 1) * w + x + 1
-            o = owner[p]
-            if o == 0:
-                continue
-            seed = g.pt[COLOR, p] == o and has_one_liberty(g.pt, g.pt[HEAD, p])
-            for q in (p - w, p - 1, p + 1, p + w):
-                if g.pt[COLOR, q] == EMPTY and owner[q] == 0:
-                    seed = True
-            if seed and not seki[p]:
-                seki[p] = 1
-                stack[k] = p
-                k += 1
+    for i in range(n * n):
+        p = g.pt[INTERIOR, i]
+        c = g.pt[COLOR, p]
+        owner[p] = c if c != EMPTY else (region[p] if region[p] != PUBLIC else 0)
+    for i in range(n * n):
+        p = g.pt[INTERIOR, i]
+        o = owner[p]
+        if o == 0:
+            continue
+        seed = g.pt[COLOR, p] == o and has_one_liberty(g.pt, g.pt[HEAD, p])
+        for q in (p - w, p - 1, p + 1, p + w):
+            if g.pt[COLOR, q] == EMPTY and owner[q] == 0:
+                seed = True
+        if seed and not seki[p]:
+            seki[p] = 1
+            stack[k] = p
+            k += 1
     while k > 0:
         k -= 1
         p = stack[k]
@@ -125,11 +121,10 @@ def japanese_territory(g, region, terr):
                 k += 1
     terr[1] = 0
     terr[2] = 0
-    for y in range(n):
-        for x in range(n):
-            p = (y + 1) * w + x + 1
-            if g.pt[COLOR, p] == EMPTY and owner[p] != 0 and not seki[p]:
-                terr[owner[p]] += 1
+    for i in range(n * n):
+        p = g.pt[INTERIOR, i]
+        if g.pt[COLOR, p] == EMPTY and owner[p] != 0 and not seki[p]:
+            terr[owner[p]] += 1
 
 
 @njit(cache=True, _nrt=False)
@@ -138,17 +133,16 @@ def _take_black_stone(g, board, lab, want):
     (stones) or label (empty points) is ``want``, else any; returns its point or -1."""
     n, w = g.tab[ST, N], g.tab[ST, W]
     fallback = -1
-    for y in range(n):
-        for x in range(n):
-            p = (y + 1) * w + x + 1
-            if board[p] != BLACK:
-                continue
-            if fallback < 0:
-                fallback = p
-            for q in (p - w, p - 1, p + 1, p + w):
-                if board[q] == want or (board[q] == EMPTY and lab[q] == want):
-                    board[p] = EMPTY
-                    return p
+    for i in range(n * n):
+        p = g.pt[INTERIOR, i]
+        if board[p] != BLACK:
+            continue
+        if fallback < 0:
+            fallback = p
+        for q in (p - w, p - 1, p + 1, p + w):
+            if board[q] == want or (board[q] == EMPTY and lab[q] == want):
+                board[p] = EMPTY
+                return p
     if fallback >= 0:
         board[fallback] = EMPTY
     return fallback
@@ -160,7 +154,7 @@ def equal_stones(g, lab, res):
     with JPD labels ``lab``: balance the move numbers (A- or B-negative move), refill lost and
     virtual stones into own territory, then count. Writes res[0..1] = moku of Black and
     White, res[2] = balanced move number, res[3] = 2 * (Black's total - White's total)."""
-    n, w = g.tab[ST, N], g.tab[ST, W]
+    n = g.tab[ST, N]
     st = g.tab[ST]
     board, labels = g.pt[COPY], g.pt[COPY_LAB]
     for p in range(board.size):
@@ -193,24 +187,22 @@ def equal_stones(g, lab, res):
             missing_b, black_extra = 1, 1
     for c in (BLACK, WHITE):
         left = refill[c]
-        for y in range(n):
-            for x in range(n):
-                p = (y + 1) * w + x + 1
-                if left > 0 and board[p] == EMPTY and lab[p] == c:
-                    board[p] = c
-                    left -= 1
+        for i in range(n * n):
+            p = g.pt[INTERIOR, i]
+            if left > 0 and board[p] == EMPTY and lab[p] == c:
+                board[p] = c
+                left -= 1
         unplaced[c] = left  # overflow: the territory is too small (A§7.1 (3))
     public = public_extra
-    for y in range(n):
-        for x in range(n):
-            p = (y + 1) * w + x + 1
-            if board[p] == EMPTY:
-                if lab[p] == PUBLIC:
-                    public += 1
-                else:
-                    moku[lab[p]] += 1
+    for i in range(n * n):
+        p = g.pt[INTERIOR, i]
+        if board[p] == EMPTY:
+            if lab[p] == PUBLIC:
+                public += 1
             else:
-                stones[board[p]] += 1
+                moku[lab[p]] += 1
+        else:
+            stones[board[p]] += 1
     moku[BLACK] += black_extra
     stones[BLACK] -= missing_b
     for c in (BLACK, WHITE):
@@ -227,7 +219,7 @@ def equal_stones(g, lab, res):
 def outcome_row(g, row):
     """The raw outcome of the game as it stands (every stone alive) into ``row``."""
     st = g.tab[ST]
-    n, w = st[N], st[W]
+    n = st[N]
     row[R_ENDING] = st[ENDING]
     row[R_ACTIONS] = st[ACTIONS]
     row[R_MOVES] = st[MOVES]
@@ -248,16 +240,15 @@ def outcome_row(g, row):
     tally = g.tab[TALLY].reshape(-1, 4)
     tally[6:11] = 0
     stones, terr, chinese = tally[6], tally[7], tally[8]  # terr, chinese: [PUBLIC] too
-    for y in range(n):
-        for x in range(n):
-            p = (y + 1) * w + x + 1
-            c = g.pt[COLOR, p]
-            if c != EMPTY:
-                stones[c] += 1
-                chinese[c] += 1
-            else:
-                terr[lab[p]] += 1
-                chinese[region[p]] += 1
+    for i in range(n * n):
+        p = g.pt[INTERIOR, i]
+        c = g.pt[COLOR, p]
+        if c != EMPTY:
+            stones[c] += 1
+            chinese[c] += 1
+        else:
+            terr[lab[p]] += 1
+            chinese[region[p]] += 1
     row[R_PUBLIC] = terr[PUBLIC]
     for i in range(2):
         row[R_STONES + i] = stones[1 + i]

@@ -13,7 +13,7 @@ from sim.outcome import columns, resolve_komi
 from sim.policy import capture_move, game_stream, random_move
 from sim.schema import POLICIES, REPETITIONS, SUICIDES
 from sim.scoring import R_REP_BANS, RAW_FIELDS, outcome_row
-from sim.state import ENDING, N, ST, TO_MOVE, W, new_state
+from sim.state import ENDING, N, PLAIN, ST, TO_MOVE, new_state
 
 CAPTURE = POLICIES.index("capture")
 
@@ -25,7 +25,7 @@ def play_games(g, seed, game_ids, policies, virtual_rate, rows, moves, offsets):
     ``rows``. If ``moves`` is not empty, every action goes there (sim.coords encoding), game j
     at ``moves[offsets[j]:offsets[j+1]]``; the call stops early, returning the number of
     games played, when ``moves`` might not hold the next game."""
-    n, w = g.tab[ST, N], g.tab[ST, W]
+    n = g.tab[ST, N]
     setup = np.zeros(n * n, np.int8)
     rng = np.zeros(1, np.uint64)
     record = moves.size > 0
@@ -43,7 +43,7 @@ def play_games(g, seed, game_ids, policies, virtual_rate, rows, moves, offsets):
                 action, code = random_move(g, rng, virtual_rate)
             apply_action(g, action, code)
             if record:
-                moves[pos] = action if action < 0 else (action // w - 1) * n + action % w - 1
+                moves[pos] = action if action < 0 else g.pt[PLAIN, action]
                 pos += 1
         outcome_row(g, rows[j])
         offsets[j + 1] = pos

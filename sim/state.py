@@ -4,7 +4,7 @@ of 7-9 words, so a state of many arrays makes every kernel call that LLVM does n
 copy many words (measured: 29 arrays cost about 30 ns a call, 5 arrays about 8).
 
 Points live on a flat board with a one-point border: the point ``y*N + x`` of ``sim.coords``
-is ``(y+1)*(N+2) + x+1`` here. ``pt`` holds one row per per-point array (the board's colours
+is ``(y+1)*(N+2) + x+1`` here (rows INTERIOR and PLAIN of ``pt`` translate). ``pt`` holds one row per per-point array (the board's colours
 too), ``tab`` the scalars (row ST), the hash tables and the per-move logs, at the indices
 below; per-colour entries are pairs (``REAL + colour - 1``). Keys are int64 bit patterns. One
 state serves every game of a batch: ``history.reset`` clears what a game needs.
@@ -52,7 +52,9 @@ assert ENDINGS[CYCLE - 1] == "cycle"
  STACK,    # work space: flood fills, lists of chains
  CAND,     # work space: a candidate board (N*N, exact comparisons)
  LAB, REGION, OWNER, SEKI, COPY, COPY_LAB,  # work space of the scoring
- N_PT) = range(21)
+ INTERIOR,  # the bordered point of each point y*N + x of sim.coords (first N*N entries)
+ PLAIN,     # the point y*N + x of each bordered point (-1 on the border)
+ N_PT) = range(23)
 
 # tab rows, one value per table slot / move number / virtual-stone count
 (ST,  # the scalars above
@@ -85,6 +87,10 @@ def new_state(size: int, repetition: int, suicide: int, max_actions: int, exact:
 
     pt = np.zeros((N_PT, area), np.int64)
     pt[COLOR] = BORDER
+    y, x = np.divmod(np.arange(size * size), size)
+    pt[INTERIOR, :size * size] = (y + 1) * w + x + 1
+    pt[PLAIN] = -1
+    pt[PLAIN, pt[INTERIOR, :size * size]] = np.arange(size * size)
     pt[ZOB:ZOB + 2] = keys(2 * area).reshape(2, area)
     tab = np.zeros((N_TAB, cap), np.int64)
     tab[VKEY:VKEY + 2] = keys(2 * cap).reshape(2, cap)
