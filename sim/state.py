@@ -4,10 +4,11 @@ of 7-9 words, so a state of many arrays makes every kernel call that LLVM does n
 copy many words (measured: 29 arrays cost about 30 ns a call, 5 arrays about 8).
 
 Points live on a flat board with a one-point border: the point ``y*N + x`` of ``sim.coords``
-is ``(y+1)*(N+2) + x+1`` here (rows INTERIOR and PLAIN of ``pt`` translate). ``pt`` holds one row per per-point array (the board's colours
-too), ``tab`` the scalars (row ST), the hash tables and the per-move logs, at the indices
-below; per-colour entries are pairs (``REAL + colour - 1``). Keys are int64 bit patterns. One
-state serves every game of a batch: ``history.reset`` clears what a game needs.
+is ``(y+1)*(N+2) + x+1`` here (rows INTERIOR and PLAIN of ``pt`` translate). ``pt`` holds one
+row per per-point array (the board's colours too), ``tab`` the scalars (row ST), the hash
+tables and the per-move logs, at the indices below; per-colour entries are pairs
+(``REAL + colour - 1``). Keys are int64 bit patterns. One state serves every game of a batch:
+``history.reset`` clears what a game needs.
 """
 
 from collections import namedtuple
