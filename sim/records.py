@@ -78,7 +78,8 @@ def _run_constants(cfg: RunConfig) -> dict:
 
 
 def games_table(cfg: RunConfig, game_ids: np.ndarray, columns: dict) -> pa.Table:
-    """One row per game in GAME_SCHEMA, from ``play_batch``'s columns and the run config."""
+    """One row per game in GAME_SCHEMA, from ``play_batch``'s columns (numpy or Arrow arrays)
+    and the run config."""
     n = len(game_ids)
     constants = _run_constants(cfg)
     arrays = []
@@ -95,7 +96,8 @@ def games_table(cfg: RunConfig, game_ids: np.ndarray, columns: dict) -> pa.Table
         if len(values) != n:
             raise RuntimeError(f"play_batch column {f.name!r} has {len(values)} values, "
                                f"expected {n}")
-        arrays.append(pa.array(values, type=f.type))
+        is_arrow = isinstance(values, (pa.Array, pa.ChunkedArray))
+        arrays.append(values.cast(f.type) if is_arrow else pa.array(values, type=f.type))
     return pa.Table.from_arrays(arrays, schema=GAME_SCHEMA)
 
 
