@@ -1,5 +1,5 @@
-"""Scoring kernels (RULES.md §7): JPD point ownership and area, the literal equal-stones
-count, Chinese area (Tromp-Taylor regions) and Japanese territory with the seki test.
+"""Scoring kernels (RULES.md §7): JPD point ownership and area, the equal-stones count,
+Chinese area (Tromp-Taylor regions) and Japanese territory with the seki test.
 
 ``outcome_row`` writes one game's raw outcome (integers) into a row of ``RAW_FIELDS``;
 ``sim.outcome`` turns rows into named columns, margins and winners.
@@ -9,9 +9,9 @@ from numba import njit
 
 from sim.board import has_one_liberty
 from sim.state import (
-    ACTIONS, BLACK, COLOR, CONVERTED, COPY, COPY_LAB, EMPTY, ENDING, FIRST_PV, HEAD, INTERIOR, LAB,
+    ACTIONS, BLACK, BORDER, COLOR, CONVERTED, EMPTY, ENDING, FIRST_PV, HEAD, INTERIOR, LAB,
     LAST_REAL, LOST, MOVES, N, OWNER, PASSES, REAL, REGION, REP_BANS, SEKI, SETUP, ST, STACK,
-    SUICIDES_, TALLY, VIRT, W, WHITE,
+    STACK2, SUICIDES_, TALLY, VIRT, W, WHITE,
 )
 
 PUBLIC = 3  # label of a public / neutral empty point (BLACK and WHITE label owned points)
@@ -32,9 +32,9 @@ RAW_FIELDS = (
 
 
 @njit(cache=True, _nrt=False)
-def _flood(g, start, lab, stack, through):
-    """Collect into ``stack`` the empty points connected to ``start`` through empty points whose
-    label is ``through``; returns (count, colours bordered: bit 1 Black, bit 2 White)."""
+def _flood(g, start, lab, stack):
+    """Collect into ``stack`` the empty points connected to ``start`` through empty points
+    labelled 0, labelling them -1; returns (count, colours bordered: bit 1 Black, bit 2 White)."""
     w = g.tab[ST, W]
     lab[start] = -1
     stack[0] = start
@@ -45,69 +45,92 @@ def _flood(g, start, lab, stack, through):
         for q in (p - w, p - 1, p + 1, p + w):
             c = g.pt[COLOR, q]
             if c == EMPTY:
-                if lab[q] == through:
+                if lab[q] == 0:
                     lab[q] = -1
                     stack[k] = q
                     k += 1
-            elif c == BLACK or c == WHITE:
+            elif c != BORDER:
                 seen |= c
     return k, seen
 
 
 @njit(cache=True, _nrt=False)
-def ownership(g, lab, jpd):
-    """Ownership of every empty point into ``lab`` (BLACK, WHITE or PUBLIC).
+def _owner(seen):
+    return seen if seen == BLACK or seen == WHITE else PUBLIC
 
-    ``jpd=False``: Tromp-Taylor regions (Chinese scoring) — a maximal empty region belongs
-    to the one colour it borders, else it is neutral (PUBLIC).
-    ``jpd=True``: JPD ownership (A§6.1) — first every point touching both colours is public
-    (a shared liberty); the other empty points form components, connected through non-public
-    empty points, that belong to the one colour they touch, else are public."""
+
+@njit(cache=True, _nrt=False)
+def ownership(g, region, lab):
+    """Ownership of every empty point (BLACK, WHITE or PUBLIC) in two senses:
+
+    ``region``: Tromp-Taylor regions (Chinese scoring) — a maximal empty region belongs to the
+    one colour it borders, else it is neutral (PUBLIC).
+    ``lab``: JPD ownership (A§6.1) — first every point touching both colours is public (a
+    shared liberty); the other empty points form components, connected through non-public
+    empty points, that belong to the one colour they touch, else are public. A region that
+    borders one colour has no such point, so only regions bordering both are split again."""
     n, w = g.tab[ST, N], g.tab[ST, W]
+    region[:] = 0
+    stack, inner = g.pt[STACK], g.pt[STACK2]
     for i in range(n * n):
         p = g.pt[INTERIOR, i]
-        seen = 0
-        if jpd and g.pt[COLOR, p] == EMPTY:
-            for q in (p - w, p - 1, p + 1, p + w):
-                if g.pt[COLOR, q] == BLACK or g.pt[COLOR, q] == WHITE:
-                    seen |= g.pt[COLOR, q]
-        lab[p] = PUBLIC if seen == 3 else 0
-    stack = g.pt[STACK]
-    for i in range(n * n):
-        p = g.pt[INTERIOR, i]
-        if g.pt[COLOR, p] == EMPTY and lab[p] == 0:
-            k, seen = _flood(g, p, lab, stack, 0)
-            owner = seen if seen == BLACK or seen == WHITE else PUBLIC
-            for i in range(k):
-                lab[stack[i]] = owner
+        if g.pt[COLOR, p] != EMPTY or region[p] != 0:
+            continue
+        k, seen = _flood(g, p, region, stack)
+        owner = _owner(seen)
+        for j in range(k):
+            region[stack[j]] = owner
+            lab[stack[j]] = owner
+        if seen != BLACK | WHITE:
+            continue
+        for j in range(k):
+            q = stack[j]
+            touch = 0
+            for r in (q - w, q - 1, q + 1, q + w):
+                if g.pt[COLOR, r] != BORDER:
+                    touch |= g.pt[COLOR, r]
+            lab[q] = PUBLIC if touch == BLACK | WHITE else 0
+        for j in range(k):
+            q = stack[j]
+            if lab[q] == 0:
+                m, seen = _flood(g, q, lab, inner)
+                owner = _owner(seen)
+                for i2 in range(m):
+                    lab[inner[i2]] = owner
 
 
 @njit(cache=True, _nrt=False)
 def japanese_territory(g, region, terr):
     """Territory of each colour under the seki test of RULES.md §7.4 (KataGo's
     independent-life area with the seki tax), every stone alive; ``region`` from
-    ``ownership(g, region, False)``. Writes terr[1], terr[2]."""
+    ``ownership``. Writes terr[1], terr[2].
+
+    A point is owned by its stone's colour, an empty point by its region (dame: owned by
+    none). Seeds: owned stones in atari and owned points next to a dame; every owned point
+    connected to a seed through points of the same owner is in seki and counts nothing."""
     n, w = g.tab[ST, N], g.tab[ST, W]
     owner = g.pt[OWNER]
     seki = g.pt[SEKI]
-    owner[:] = 0
-    seki[:] = 0
     stack = g.pt[STACK]
+    terr[1] = 0
+    terr[2] = 0
     k = 0
-    for i in range(n * n):
+    for i in range(n * n):  # the border keeps owner 0 and is never marked
         p = g.pt[INTERIOR, i]
         c = g.pt[COLOR, p]
-        owner[p] = c if c != EMPTY else (region[p] if region[p] != PUBLIC else 0)
-    for i in range(n * n):
-        p = g.pt[INTERIOR, i]
-        o = owner[p]
+        o = c if c != EMPTY else (region[p] if region[p] != PUBLIC else 0)
+        owner[p] = o
+        seki[p] = 0
         if o == 0:
             continue
-        seed = g.pt[COLOR, p] == o and has_one_liberty(g.pt, g.pt[HEAD, p])
+        if c == EMPTY:
+            terr[o] += 1
+            continue  # an owned empty point never touches a dame: it is in the same region
+        seed = has_one_liberty(g.pt, g.pt[HEAD, p])
         for q in (p - w, p - 1, p + 1, p + w):
-            if g.pt[COLOR, q] == EMPTY and owner[q] == 0:
+            if g.pt[COLOR, q] == EMPTY and region[q] == PUBLIC:
                 seed = True
-        if seed and not seki[p]:
+        if seed:
             seki[p] = 1
             stack[k] = p
             k += 1
@@ -115,104 +138,52 @@ def japanese_territory(g, region, terr):
         k -= 1
         p = stack[k]
         for q in (p - w, p - 1, p + 1, p + w):
-            if owner[q] == owner[p] and g.pt[COLOR, q] != 3 and not seki[q]:
+            if owner[q] == owner[p] and g.pt[COLOR, q] != BORDER and not seki[q]:
                 seki[q] = 1
+                if g.pt[COLOR, q] == EMPTY:
+                    terr[owner[q]] -= 1
                 stack[k] = q
                 k += 1
-    terr[1] = 0
-    terr[2] = 0
-    for i in range(n * n):
-        p = g.pt[INTERIOR, i]
-        if g.pt[COLOR, p] == EMPTY and owner[p] != 0 and not seki[p]:
-            terr[owner[p]] += 1
 
 
 @njit(cache=True, _nrt=False)
-def _take_black_stone(g, board, lab, want):
-    """Take a Black stone off ``board`` (a copy): the first one next to a point whose colour
-    (stones) or label (empty points) is ``want``, else any; returns its point or -1."""
-    n, w = g.tab[ST, N], g.tab[ST, W]
-    fallback = -1
-    for i in range(n * n):
-        p = g.pt[INTERIOR, i]
-        if board[p] != BLACK:
-            continue
-        if fallback < 0:
-            fallback = p
-        for q in (p - w, p - 1, p + 1, p + w):
-            if board[q] == want or (board[q] == EMPTY and lab[q] == want):
-                board[p] = EMPTY
-                return p
-    if fallback >= 0:
-        board[fallback] = EMPTY
-    return fallback
-
-
-@njit(cache=True, _nrt=False)
-def equal_stones(g, lab, res):
-    """The literal equal-stones count (A§7.1, A'§7.1, RULES.md §7.2) on a copy of the board,
-    with JPD labels ``lab``: balance the move numbers (A- or B-negative move), refill lost and
-    virtual stones into own territory, then count. Writes res[0..1] = moku of Black and
-    White, res[2] = balanced move number, res[3] = 2 * (Black's total - White's total)."""
-    n = g.tab[ST, N]
+def equal_stones(g, stones, empties, res):
+    """The equal-stones count (A§7.1, A'§7.1, RULES.md §7.2) from the final position's
+    ``stones`` per colour and empty points per JPD label (``empties``, PUBLIC too): balance
+    the move numbers (A- or B-negative move), refill lost and virtual stones into own
+    territory, then count. Which Black stone a negative move takes changes no count, so it is
+    not looked for. Writes res[0..1] = moku of Black and White, res[2] = balanced move
+    number, res[3] = 2 * (Black's total - White's total)."""
     st = g.tab[ST]
-    board, labels = g.pt[COPY], g.pt[COPY_LAB]
-    for p in range(board.size):
-        board[p] = g.pt[COLOR, p]
-        labels[p] = lab[p]
-    lab = labels
-    tally = g.tab[TALLY].reshape(-1, 4)
-    tally[:6] = 0
-    refill, unplaced, moku, stones, total2, k = tally[0], tally[1], tally[2], tally[3], tally[4], tally[5]
     s_b = st[REAL] + st[VIRT]
     s_w = st[REAL + 1] + st[VIRT + 1]
-    refill[BLACK] = st[LOST] + st[VIRT]
-    refill[WHITE] = st[LOST + 1] + st[VIRT + 1]
-    missing_b = 0     # a negative move with no Black stone on the board: bookkeeping only
-    public_extra = 0
-    black_extra = 0
+    on_board_b, on_board_w = stones[BLACK], stones[WHITE]
+    own_b, own_w, public = empties[BLACK], empties[WHITE], empties[PUBLIC]
+    refill_b = st[LOST] + st[VIRT]
+    refill_w = st[LOST + 1] + st[VIRT + 1]
+    black_extra = 0  # an owned point that cannot be refilled (no Black stone to take off)
     if st[FIRST_PV] == WHITE:  # A-negative move: Black pays one point into the public
-        p = _take_black_stone(g, board, lab, WHITE)
-        if p >= 0:
-            lab[p] = PUBLIC
-        else:
-            missing_b, public_extra = 1, 1
+        on_board_b -= 1  # taken off (or, with no Black stone on the board, bookkeeping only)
+        public += 1
         if s_b == s_w:
-            refill[BLACK] += 1  # the stone is refilled into Black's territory
+            refill_b += 1  # the stone is refilled into Black's territory
     elif s_b - s_w == 1:  # B-negative move: a Black stone inside Black's territory is taken off
-        p = _take_black_stone(g, board, lab, BLACK)
-        if p >= 0:
-            lab[p] = BLACK
+        if on_board_b > 0:
+            own_b += 1  # its point stays Black's and can be refilled
         else:
-            missing_b, black_extra = 1, 1
-    for c in (BLACK, WHITE):
-        left = refill[c]
-        for i in range(n * n):
-            p = g.pt[INTERIOR, i]
-            if left > 0 and board[p] == EMPTY and lab[p] == c:
-                board[p] = c
-                left -= 1
-        unplaced[c] = left  # overflow: the territory is too small (A§7.1 (3))
-    public = public_extra
-    for i in range(n * n):
-        p = g.pt[INTERIOR, i]
-        if board[p] == EMPTY:
-            if lab[p] == PUBLIC:
-                public += 1
-            else:
-                moku[lab[p]] += 1
-        else:
-            stones[board[p]] += 1
-    moku[BLACK] += black_extra
-    stones[BLACK] -= missing_b
-    for c in (BLACK, WHITE):
-        moku[c] -= unplaced[c]
-        k[c] = stones[c] + unplaced[c] - st[SETUP + c - 1]  # stones each side has played, net
-        total2[c] = 2 * (moku[c] + k[c] + st[SETUP + c - 1]) + public
-    res[0] = moku[BLACK]
-    res[1] = moku[WHITE]
-    res[2] = k[BLACK] + k[WHITE]
-    res[3] = total2[BLACK] - total2[WHITE]
+            black_extra = 1
+        on_board_b -= 1
+    placed_b = min(refill_b, own_b)  # refilling; the overflow u_c counts as negative moku
+    placed_w = min(refill_w, own_w)
+    unplaced_b, unplaced_w = refill_b - placed_b, refill_w - placed_w
+    moku_b = own_b - placed_b + black_extra - unplaced_b
+    moku_w = own_w - placed_w - unplaced_w
+    k_b = on_board_b + placed_b + unplaced_b - st[SETUP]  # stones each side has played, net
+    k_w = on_board_w + placed_w + unplaced_w - st[SETUP + 1]
+    res[0] = moku_b
+    res[1] = moku_w
+    res[2] = k_b + k_w
+    res[3] = 2 * (moku_b + k_b + st[SETUP]) - 2 * (moku_w + k_w + st[SETUP + 1])
 
 
 @njit(cache=True, _nrt=False)
@@ -235,11 +206,10 @@ def outcome_row(g, row):
         row[R_SUICIDES + i] = st[SUICIDES_ + i]
         row[R_PRISONERS + i] = st[LOST + 1 - i]
     lab, region = g.pt[LAB], g.pt[REGION]
-    ownership(g, lab, True)
-    ownership(g, region, False)
+    ownership(g, region, lab)
     tally = g.tab[TALLY].reshape(-1, 4)
-    tally[6:11] = 0
-    stones, terr, chinese = tally[6], tally[7], tally[8]  # terr, chinese: [PUBLIC] too
+    tally[6:9] = 0
+    stones, terr, chinese = tally[6], tally[7], tally[8]  # [EMPTY]: unused; [PUBLIC] too
     for i in range(n * n):
         p = g.pt[INTERIOR, i]
         c = g.pt[COLOR, p]
@@ -259,7 +229,7 @@ def outcome_row(g, row):
     japanese_territory(g, region, jap)
     row[R_JAPANESE] = jap[BLACK] + st[LOST + 1] - jap[WHITE] - st[LOST]
     res = tally[10]
-    equal_stones(g, lab, res)
+    equal_stones(g, stones, terr, res)
     row[R_MOKU] = res[0]
     row[R_MOKU + 1] = res[1]
     row[R_BALANCED] = res[2]

@@ -13,21 +13,20 @@ from sim.outcome import columns, resolve_komi
 from sim.policy import capture_move, game_stream, random_move
 from sim.schema import POLICIES, REPETITIONS, SUICIDES
 from sim.scoring import R_REP_BANS, RAW_FIELDS, outcome_row
-from sim.state import ENDING, N, PLAIN, ST, TO_MOVE, new_state
+from sim.state import ENDING, PLAIN, ST, TO_MOVE, new_state
 
 CAPTURE = POLICIES.index("capture")
 
 
-@njit(cache=True)
-def play_games(g, seed, game_ids, policies, virtual_rate, rows, moves, offsets):
+@njit(cache=True, _nrt=False)
+def play_games(g, seed, game_ids, policies, virtual_rate, rows, moves, offsets, setup, rng):
     """Play ``game_ids`` from the empty board, colour c with the policy ``policies[c - 1]``
     (an index in ``sim.schema.POLICIES``); raw outcomes into
     ``rows``. If ``moves`` is not empty, every action goes there (sim.coords encoding), game j
     at ``moves[offsets[j]:offsets[j+1]]``; the call stops early, returning the number of
-    games played, when ``moves`` might not hold the next game."""
-    n = g.tab[ST, N]
-    setup = np.zeros(n * n, np.int8)
-    rng = np.zeros(1, np.uint64)
+    games played, when ``moves`` might not hold the next game. ``setup`` (N*N zeros, the
+    empty board) and ``rng`` (one word) are work arrays: the kernel allocates nothing, so no
+    reference counting runs in its loop."""
     record = moves.size > 0
     cap = g.tab.shape[1]  # > the longest game
     pos = offsets[0]
@@ -69,11 +68,12 @@ def play_batch(*, size, repetition, suicide, max_actions, policy_b, policy_w, vi
     offsets = np.zeros(ids.size + 1, np.int64)
     chunks = []
     done = 0
+    setup, rng = np.zeros(size * size, np.int8), np.zeros(1, np.uint64)
     while done < ids.size:
         buffer = np.empty(max(1 << 20, 4 * g.tab.shape[1]) if record_moves else 0, np.int16)
         offsets[done] = 0
         played = play_games(g, np.uint64(seed), ids[done:], policies, float(virtual_rate),
-                            rows[done:], buffer, offsets[done:])
+                            rows[done:], buffer, offsets[done:], setup, rng)
         chunks += [buffer[offsets[j]:offsets[j + 1]] for j in range(done, done + played)]
         done += played
     cols = columns(rows, size, repetition, suicide, resolve_komi(komi))
