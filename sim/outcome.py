@@ -12,6 +12,7 @@ from sim.scoring import RAW_FIELDS
 _BY = np.array([None, "B", "W"], dtype=object)
 _ENDING = np.array([None, *ENDINGS], dtype=object)
 _NO_WINNER = np.array([e in NO_WINNER_ENDINGS for e in _ENDING])
+_WINNER = np.array(["W", "draw", "B", None], dtype=object)  # by sign of the margin; [3]: none
 
 
 def resolve_komi(komi: dict | None) -> dict:
@@ -48,10 +49,10 @@ def columns(rows: np.ndarray, size: int, repetition: str, suicide: str, komi: di
         margin = raw[diff] - komi[ruleset]
         if extra is not None:
             margin = margin - (out[extra[0]] == extra[1])
-        winner = np.where(margin > 0, "B", np.where(margin < 0, "W", "draw")).astype(object)
-        winner[no_winner] = None
+        code = np.sign(margin).astype(np.int64) + 1
+        code[no_winner] = 3
         out[f"margin_{ruleset}"] = margin.astype(np.float64)
-        out[f"winner_{ruleset}"] = winner
+        out[f"winner_{ruleset}"] = _WINNER[code]
     for name in OUTCOME_FIELDS:
         if name not in out:
             out[name] = raw[name].astype(np.int32)

@@ -106,32 +106,37 @@ def japanese_territory(g, region, terr):
     ``ownership``. Writes terr[1], terr[2].
 
     A point is owned by its stone's colour, an empty point by its region (dame: owned by
-    none). Seeds: owned stones in atari and owned points next to a dame; every owned point
-    connected to a seed through points of the same owner is in seki and counts nothing."""
+    none). Seeds: owned stones in atari and owned points next to a dame (only stones can be:
+    an empty point next to a dame is in its region); every owned point connected to a seed
+    through points of the same owner is in seki and counts nothing."""
     n, w = g.tab[ST, N], g.tab[ST, W]
     owner = g.pt[OWNER]
     seki = g.pt[SEKI]
     stack = g.pt[STACK]
     terr[1] = 0
     terr[2] = 0
-    k = 0
     for i in range(n * n):  # the border keeps owner 0 and is never marked
         p = g.pt[INTERIOR, i]
         c = g.pt[COLOR, p]
         o = c if c != EMPTY else (region[p] if region[p] != PUBLIC else 0)
         owner[p] = o
         seki[p] = 0
-        if o == 0:
-            continue
-        if c == EMPTY:
+        if c == EMPTY and o != 0:
             terr[o] += 1
-            continue  # an owned empty point never touches a dame: it is in the same region
-        seed = has_one_liberty(g.pt, g.pt[HEAD, p])
-        for q in (p - w, p - 1, p + 1, p + w):
-            if g.pt[COLOR, q] == EMPTY and region[q] == PUBLIC:
-                seed = True
-        if seed:
-            seki[p] = 1
+    k = 0
+    for i in range(n * n):
+        p = g.pt[INTERIOR, i]
+        c = g.pt[COLOR, p]
+        if c == EMPTY:
+            if owner[p] != 0:
+                continue
+            for q in (p - w, p - 1, p + 1, p + w):  # a dame: its stone neighbours are seeds
+                if owner[q] != 0 and not seki[q]:
+                    seki[q] = 1
+                    stack[k] = q
+                    k += 1
+        elif g.pt[HEAD, p] == p and not seki[p] and has_one_liberty(g.pt, p):
+            seki[p] = 1  # a chain in atari: its head is a seed (the rest is connected)
             stack[k] = p
             k += 1
     while k > 0:

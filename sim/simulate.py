@@ -74,7 +74,8 @@ def play_batch(*, size, repetition, suicide, max_actions, policy_b, policy_w, vi
         offsets[done] = 0
         played = play_games(g, np.uint64(seed), ids[done:], policies, float(virtual_rate),
                             rows[done:], buffer, offsets[done:], setup, rng)
-        chunks += [buffer[offsets[j]:offsets[j + 1]] for j in range(done, done + played)]
+        if record_moves:
+            chunks += [buffer[offsets[j]:offsets[j + 1]] for j in range(done, done + played)]
         done += played
     cols = columns(rows, size, repetition, suicide, resolve_komi(komi))
     cols["repetition_bans"] = rows[:, R_REP_BANS].astype(np.int32)
