@@ -13,7 +13,7 @@ from sim.state import (
 )
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False, inline="always")
 def in_atari_at(pt, h, p):
     """Whether chain ``h`` has exactly one liberty, the point ``p``."""
     n = pt[PLIB, h]
@@ -27,7 +27,7 @@ def has_one_liberty(pt, h):
     return n > 0 and n * pt[LIBSQ, h] == pt[LIBSUM, h] * pt[LIBSUM, h]
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False, inline="always")
 def _add_lib(pt, h, p, d):
     """Add (d = 1) or remove (d = -1) the pseudo-liberty ``p`` of chain ``h``."""
     pt[PLIB, h] += d
@@ -49,7 +49,7 @@ def clear(g):
     g.tab[ST, HASH] = 0
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False, inline="always")
 def _merge(pt, a, b):
     """Merge chain ``b`` into chain ``a`` (heads); the smaller list is relabelled."""
     if pt[CSIZE, a] < pt[CSIZE, b]:
@@ -66,7 +66,7 @@ def _merge(pt, a, b):
     pt[CHASH, a] ^= pt[CHASH, b]
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False, inline="always")
 def _remove_chain(g, h):
     """Take chain ``h`` off the board; returns the number of stones removed."""
     pt = g.pt
@@ -95,7 +95,7 @@ def _remove_chain(g, h):
     return count
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False, inline="always")
 def put_stone(g, p, c):
     """Place a stone of colour ``c`` on the empty point ``p`` and merge it with its friends;
     no captures (setup positions use this directly)."""
@@ -127,7 +127,7 @@ def put_stone(g, p, c):
                 _merge(pt, pt[HEAD, q], pt[HEAD, p])
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False, inline="always")
 def play_stone(g, p, c):
     """Play colour ``c`` at the empty point ``p``: capture opponent chains without liberty,
     else remove the own chain if it has none (suicide). Returns (captured, suicided) stones."""
@@ -143,7 +143,7 @@ def play_stone(g, p, c):
     return captured, suicided
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False, inline="always")
 def key_after(g, p, c):
     """Before playing ``c`` at the empty ``p``: (board key after the move, kind) with kind 0 for
     an ordinary move or capture, 1 for a single-stone suicide, 2 for a multi-stone suicide."""

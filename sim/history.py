@@ -31,7 +31,7 @@ PASS, VIRTUAL = -1, -2
 
 # ---- position keys and the exact log -------------------------------------------------------
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False, inline="always")
 def global_key(g, board_key, vb, vw):
     return board_key ^ g.tab[VKEY, vb] ^ g.tab[VKEY + 1, vw]
 
@@ -44,7 +44,7 @@ def _board_into(g, out):
         out[i] = g.pt[COLOR, g.pt[INTERIOR, i]]
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False, inline="always")
 def _log_position(g):
     """Log the position after move st[MOVES]."""
     m = g.tab[ST, MOVES]
@@ -79,7 +79,7 @@ def _same_position(g, board, m, m_next):
 
 # ---- open-addressing tables, cleared by a generation stamp ---------------------------------
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False, inline="always")
 def _rep_find(g, key, board, m_next):
     """Whether the repetition table holds the position (exact mode: compared in full)."""
     tab = g.tab
@@ -94,7 +94,7 @@ def _rep_find(g, key, board, m_next):
     return False
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False, inline="always")
 def _rep_insert(g, key):
     tab = g.tab
     mask = tab.shape[1] - 1
@@ -131,7 +131,7 @@ def _count_virtual(g):
     return 1
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False, inline="always")
 def _record(g, virtual):
     """Log the position after a move and enter it into the repetition table."""
     _log_position(g)
@@ -176,7 +176,7 @@ def reset(g, setup):
     return -1
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False, inline="always")
 def judge(g, p, c, converted):
     """Whether colour ``c`` may play at ``p`` now: OK, OK_CYCLE (no_result: legal, but it
     recreates an earlier global position), OCCUPIED, SUICIDE, KO or SUPERKO. ``converted``:
@@ -237,7 +237,7 @@ def step(g, action):
     return OK
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False, inline="always")
 def apply_action(g, action, code):
     """Take a legal action of the player to move; ``code`` is its ``judge`` verdict (OK or
     OK_CYCLE) for a real move."""

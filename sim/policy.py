@@ -59,7 +59,7 @@ def uniform(rng):
     return (_next(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False, inline="always")
 def fills_own_eye(g, p, c):
     """Whether ``p`` is an eye of ``c``: every orthogonal neighbour is ``c`` or the edge, and
     fewer than two opponent stones on its diagonals (none if ``p`` is on the edge)."""
@@ -78,7 +78,7 @@ def fills_own_eye(g, p, c):
     return enemies < (1 if edge else 2)
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False, inline="always")
 def _capture_near(g, p, c, best, size, verdict):
     """The largest capture so far, (point, chain size, judge verdict), updated with the
     opponent chains in atari at or next to ``p`` that ``c`` may take now."""
@@ -98,7 +98,7 @@ def _capture_near(g, p, c, best, size, verdict):
     return best, size, verdict
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False, inline="always")
 def capture_move(g, rng, virtual_rate):
     """The capture heuristic's action and its ``judge`` verdict (see the module docstring)."""
     if virtual_rate > 0.0 and uniform(rng) < virtual_rate:
@@ -115,7 +115,7 @@ def capture_move(g, rng, virtual_rate):
     return random_move(g, rng, 0.0)
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False, inline="always")
 def random_move(g, rng, virtual_rate):
     """The light-playout action of the player to move (bordered point, PASS or VIRTUAL) and
     its ``judge`` verdict. Draws candidates from the empty points without replacement until one
