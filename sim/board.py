@@ -14,6 +14,21 @@ from sim.state import (
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def neighbour(p, w, side):
+    """The orthogonal neighbour ``side`` (0-3: above, left, right, below) of ``p`` on a board of
+    width ``w``. Loops ``for side in range(4)`` unroll into straight code; a loop over a tuple
+    of the four points picks each one through a jump table."""
+    step = w if side == 0 or side == 3 else 1
+    return p + step if side >= 2 else p - step
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def diagonal(p, w, side):
+    """The diagonal neighbour ``side`` (0-3: above left, above right, below left, below right)."""
+    return p + (w if side >= 2 else -w) + (1 if side & 1 else -1)
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def in_atari_at(pt, h, p):
     """Whether chain ``h`` has exactly one liberty, the point ``p``."""
     n = pt[PLIB, h]
@@ -86,7 +101,8 @@ def _remove_chain(g, h):
     count = 0
     while True:
         count += 1
-        for q in (s - w, s - 1, s + 1, s + w):
+        for side in range(4):
+            q = neighbour(s, w, side)
             if color[q] == BLACK or color[q] == WHITE:
                 _add_lib(pt, pt[HEAD, q], s, 1)
         s = pt[NXT, s]
@@ -117,7 +133,8 @@ def put_stone(g, p, c):
     pt[LIBSUM, p] = 0
     pt[LIBSQ, p] = 0
     pt[CHASH, p] = key
-    for q in (p - w, p - 1, p + 1, p + w):
+    for side in range(4):
+        q = neighbour(p, w, side)
         cq = color[q]
         if cq == EMPTY:
             _add_lib(pt, pt[HEAD, p], q, 1)
@@ -134,7 +151,8 @@ def play_stone(g, p, c):
     w = g.tab[ST, W]
     put_stone(g, p, c)
     captured = 0
-    for q in (p - w, p - 1, p + 1, p + w):
+    for side in range(4):
+        q = neighbour(p, w, side)
         if g.pt[COLOR, q] == 3 - c and g.pt[PLIB, g.pt[HEAD, q]] == 0:
             captured += _remove_chain(g, g.pt[HEAD, q])
     suicided = 0
@@ -156,7 +174,8 @@ def key_after(g, p, c):
     s0 = s1 = s2 = -1  # chains in atari already counted
     liberty = False
     friends = False
-    for q in (p - w, p - 1, p + 1, p + w):
+    for side in range(4):
+        q = neighbour(p, w, side)
         cq = color[q]
         if cq == EMPTY:
             liberty = True
@@ -199,7 +218,8 @@ def board_after(g, p, c, kind, out):
         out[i] = color[pt[INTERIOR, i]]
     heads = pt[STACK]
     k = 0
-    for q in (p - w, p - 1, p + 1, p + w):
+    for side in range(4):
+        q = neighbour(p, w, side)
         cq = color[q]
         if (kind == 0 and cq == 3 - c) or (kind == 2 and cq == c):
             if in_atari_at(pt, pt[HEAD, q], p):

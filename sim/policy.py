@@ -17,7 +17,7 @@ Players (``sim.schema.POLICIES``), each with a voluntary virtual move with proba
 import numpy as np
 from numba import njit
 
-from sim.board import has_one_liberty
+from sim.board import diagonal, has_one_liberty, neighbour
 from sim.history import PASS, VIRTUAL, judge
 from sim.state import (
     BORDER, COLOR, CSIZE, EMPTIES, EPOS, HEAD, KO, LAST_POINT, LIBSUM, N_EMPTY, OK, OK_CYCLE,
@@ -65,14 +65,16 @@ def fills_own_eye(g, p, c):
     fewer than two opponent stones on its diagonals (none if ``p`` is on the edge)."""
     w = g.tab[ST, W]
     edge = False
-    for q in (p - w, p - 1, p + 1, p + w):
+    for side in range(4):
+        q = neighbour(p, w, side)
         cq = g.pt[COLOR, q]
         if cq == BORDER:
             edge = True
         elif cq != c:
             return False
     enemies = 0
-    for q in (p - w - 1, p - w + 1, p + w - 1, p + w + 1):
+    for side in range(4):
+        q = diagonal(p, w, side)
         if g.pt[COLOR, q] == 3 - c:
             enemies += 1
     return enemies < (1 if edge else 2)

@@ -7,7 +7,7 @@ Chinese area (Tromp-Taylor regions) and Japanese territory with the seki test.
 
 from numba import njit
 
-from sim.board import has_one_liberty
+from sim.board import has_one_liberty, neighbour
 from sim.state import (
     ACTIONS, BLACK, BORDER, COLOR, CONVERTED, EMPTY, ENDING, FIRST_PV, HEAD, INTERIOR, LAB,
     LAST_REAL, LOST, MOVES, N, OWNER, PASSES, REAL, REGION, REP_BANS, SEKI, SETUP, ST, STACK,
@@ -42,7 +42,8 @@ def _flood(g, start, lab, stack):
     while top < k:
         p = stack[top]
         top += 1
-        for q in (p - w, p - 1, p + 1, p + w):
+        for side in range(4):
+            q = neighbour(p, w, side)
             c = g.pt[COLOR, q]
             if c == EMPTY:
                 if lab[q] == 0:
@@ -86,7 +87,8 @@ def ownership(g, region, lab):
         for j in range(k):
             q = stack[j]
             touch = 0
-            for r in (q - w, q - 1, q + 1, q + w):
+            for side in range(4):
+                r = neighbour(q, w, side)
                 if g.pt[COLOR, r] != BORDER:
                     touch |= g.pt[COLOR, r]
             lab[q] = PUBLIC if touch == BLACK | WHITE else 0
@@ -130,7 +132,8 @@ def japanese_territory(g, region, terr):
         if c == EMPTY:
             if owner[p] != 0:
                 continue
-            for q in (p - w, p - 1, p + 1, p + w):  # a dame: its stone neighbours are seeds
+            for side in range(4):  # a dame: its stone neighbours are seeds
+                q = neighbour(p, w, side)
                 if owner[q] != 0 and not seki[q]:
                     seki[q] = 1
                     stack[k] = q
@@ -142,7 +145,8 @@ def japanese_territory(g, region, terr):
     while k > 0:
         k -= 1
         p = stack[k]
-        for q in (p - w, p - 1, p + 1, p + w):
+        for side in range(4):
+            q = neighbour(p, w, side)
             if owner[q] == owner[p] and g.pt[COLOR, q] != BORDER and not seki[q]:
                 seki[q] = 1
                 if g.pt[COLOR, q] == EMPTY:
