@@ -10,7 +10,7 @@ from numba import njit
 from sim.board import has_one_liberty, neighbour
 from sim.state import (
     ACTIONS, BLACK, BORDER, COLOR, CONVERTED, EMPTY, ENDING, FIRST_PV, HEAD, INTERIOR, LAB,
-    LAST_REAL, LOST, MOVES, N, OWNER, PASSES, REAL, REGION, REP_BANS, SEKI, SETUP, ST, STACK,
+    LAST_REAL, LOST, MOVES, N, PASSES, REAL, REGION, REP_BANS, SEKI, SETUP, ST, STACK,
     STACK2, SUICIDES_, TALLY, VIRT, W, WHITE,
 )
 
@@ -61,8 +61,10 @@ def _owner(seen):
 
 
 @njit(cache=True, _nrt=False)
-def ownership(g, region, lab):
-    """Ownership of every empty point (BLACK, WHITE or PUBLIC) in two senses:
+def ownership(g, region, lab, stones, regions, labels):
+    """Ownership of every empty point (BLACK, WHITE or PUBLIC) in two senses, with counts:
+    ``stones[c]`` stones of colour c, ``regions[o]`` and ``labels[o]`` empty points of each
+    owner o in each sense (zeroed here).
 
     ``region``: Tromp-Taylor regions (Chinese scoring) — a maximal empty region belongs to the
     one colour it borders, else it is neutral (PUBLIC).
@@ -72,17 +74,26 @@ def ownership(g, region, lab):
     borders one colour has no such point, so only regions bordering both are split again."""
     n, w = g.tab[ST, N], g.tab[ST, W]
     region[:] = 0
+    stones[:] = 0
+    regions[:] = 0
+    labels[:] = 0
     stack, inner = g.pt[STACK], g.pt[STACK2]
     for i in range(n * n):
         p = g.pt[INTERIOR, i]
-        if g.pt[COLOR, p] != EMPTY or region[p] != 0:
+        c = g.pt[COLOR, p]
+        if c != EMPTY:
+            stones[c] += 1
+            continue
+        if region[p] != 0:
             continue
         k, seen = _flood(g, p, region, stack)
         owner = _owner(seen)
+        regions[owner] += k
         for j in range(k):
             region[stack[j]] = owner
             lab[stack[j]] = owner
         if seen != BLACK | WHITE:
+            labels[owner] += k
             continue
         for j in range(k):
             q = stack[j]
@@ -92,49 +103,53 @@ def ownership(g, region, lab):
                 if g.pt[COLOR, r] != BORDER:
                     touch |= g.pt[COLOR, r]
             lab[q] = PUBLIC if touch == BLACK | WHITE else 0
+            labels[PUBLIC] += lab[q] == PUBLIC
         for j in range(k):
             q = stack[j]
             if lab[q] == 0:
                 m, seen = _flood(g, q, lab, inner)
                 owner = _owner(seen)
+                labels[owner] += m
                 for i2 in range(m):
                     lab[inner[i2]] = owner
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _japanese_owner(g, region, p):
+    """The owner of ``p`` in the seki test: its stone's colour, its region's owner if empty,
+    else 0 (a dame or the border)."""
+    c = g.pt[COLOR, p]
+    if c == EMPTY:
+        return region[p] if region[p] != PUBLIC else 0
+    return c if c != BORDER else 0
+
+
 @njit(cache=True, _nrt=False)
-def japanese_territory(g, region, terr):
+def japanese_territory(g, region, owned, terr):
     """Territory of each colour under the seki test of RULES.md §7.4 (KataGo's
-    independent-life area with the seki tax), every stone alive; ``region`` from
-    ``ownership``. Writes terr[1], terr[2].
+    independent-life area with the seki tax), every stone alive; ``region`` and ``owned``
+    (each colour's empty points by region) from ``ownership``. Writes terr[1], terr[2].
 
     A point is owned by its stone's colour, an empty point by its region (dame: owned by
     none). Seeds: owned stones in atari and owned points next to a dame (only stones can be:
     an empty point next to a dame is in its region); every owned point connected to a seed
     through points of the same owner is in seki and counts nothing."""
     n, w = g.tab[ST, N], g.tab[ST, W]
-    owner = g.pt[OWNER]
     seki = g.pt[SEKI]
     stack = g.pt[STACK]
-    terr[1] = 0
-    terr[2] = 0
-    for i in range(n * n):  # the border keeps owner 0 and is never marked
-        p = g.pt[INTERIOR, i]
-        c = g.pt[COLOR, p]
-        o = c if c != EMPTY else (region[p] if region[p] != PUBLIC else 0)
-        owner[p] = o
-        seki[p] = 0
-        if c == EMPTY and o != 0:
-            terr[o] += 1
+    seki[:] = 0
+    terr[1] = owned[1]
+    terr[2] = owned[2]
     k = 0
     for i in range(n * n):
         p = g.pt[INTERIOR, i]
         c = g.pt[COLOR, p]
         if c == EMPTY:
-            if owner[p] != 0:
+            if region[p] != PUBLIC:
                 continue
             for side in range(4):  # a dame: its stone neighbours are seeds
                 q = neighbour(p, w, side)
-                if owner[q] != 0 and not seki[q]:
+                if _japanese_owner(g, region, q) != 0 and not seki[q]:
                     seki[q] = 1
                     stack[k] = q
                     k += 1
@@ -145,12 +160,13 @@ def japanese_territory(g, region, terr):
     while k > 0:
         k -= 1
         p = stack[k]
+        o = _japanese_owner(g, region, p)
         for side in range(4):
             q = neighbour(p, w, side)
-            if owner[q] == owner[p] and g.pt[COLOR, q] != BORDER and not seki[q]:
+            if not seki[q] and _japanese_owner(g, region, q) == o:
                 seki[q] = 1
                 if g.pt[COLOR, q] == EMPTY:
-                    terr[owner[q]] -= 1
+                    terr[o] -= 1
                 stack[k] = q
                 k += 1
 
@@ -199,7 +215,6 @@ def equal_stones(g, stones, empties, res):
 def outcome_row(g, row):
     """The raw outcome of the game as it stands (every stone alive) into ``row``."""
     st = g.tab[ST]
-    n = st[N]
     row[R_ENDING] = st[ENDING]
     row[R_ACTIONS] = st[ACTIONS]
     row[R_MOVES] = st[MOVES]
@@ -215,27 +230,17 @@ def outcome_row(g, row):
         row[R_SUICIDES + i] = st[SUICIDES_ + i]
         row[R_PRISONERS + i] = st[LOST + 1 - i]
     lab, region = g.pt[LAB], g.pt[REGION]
-    ownership(g, region, lab)
     tally = g.tab[TALLY].reshape(-1, 4)
-    tally[6:9] = 0
-    stones, terr, chinese = tally[6], tally[7], tally[8]  # [EMPTY]: unused; [PUBLIC] too
-    for i in range(n * n):
-        p = g.pt[INTERIOR, i]
-        c = g.pt[COLOR, p]
-        if c != EMPTY:
-            stones[c] += 1
-            chinese[c] += 1
-        else:
-            terr[lab[p]] += 1
-            chinese[region[p]] += 1
+    stones, chinese, terr = tally[6], tally[7], tally[8]  # by colour / owner (PUBLIC: 3)
+    ownership(g, region, lab, stones, chinese, terr)
     row[R_PUBLIC] = terr[PUBLIC]
     for i in range(2):
         row[R_STONES + i] = stones[1 + i]
         row[R_TERR + i] = terr[1 + i]
         row[R_AREA2 + i] = 2 * (stones[1 + i] + terr[1 + i]) + terr[PUBLIC]
-    row[R_CHINESE] = chinese[BLACK] - chinese[WHITE]
+    row[R_CHINESE] = stones[BLACK] + chinese[BLACK] - stones[WHITE] - chinese[WHITE]
     jap = tally[9]
-    japanese_territory(g, region, jap)
+    japanese_territory(g, region, chinese, jap)
     row[R_JAPANESE] = jap[BLACK] + st[LOST + 1] - jap[WHITE] - st[LOST]
     res = tally[10]
     equal_stones(g, stones, terr, res)
