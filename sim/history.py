@@ -106,7 +106,8 @@ def _rep_insert(g, key):
         i = (i + 1) & mask
     tab[REP_STAMP, i] = gen
     tab[REP_KEY, i] = key
-    tab[REP_REF, i] = g.tab[ST, MOVES]
+    if g.tab[ST, EXACT]:  # a third cache line written a move: only where it is read
+        tab[REP_REF, i] = g.tab[ST, MOVES]
 
 
 @njit(cache=True, _nrt=False)
