@@ -129,8 +129,9 @@ def _worker_main(conn, run_dir: str, cfg_dict: dict, parent_pid: int) -> None:
             index = conn.recv()
         except (EOFError, OSError):
             return
-        if index is None:
-            return
+        if index is None:  # every shard is written and every log line sent: skip the
+            conn.close()   # interpreter's teardown (about 0.3 s with numba and pyarrow loaded)
+            os._exit(0)
         t = time.perf_counter()
         if crash is not None and index == int(crash):
             os._exit(70)
