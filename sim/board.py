@@ -76,8 +76,10 @@ def _merge(pt, a, b):
         if s == b:
             break
     pt[NXT, a], pt[NXT, b] = pt[NXT, b], pt[NXT, a]
-    for row in (CSIZE, PLIB, LIBSUM, LIBSQ):
-        pt[row, a] += pt[row, b]
+    pt[CSIZE, a] += pt[CSIZE, b]
+    pt[PLIB, a] += pt[PLIB, b]
+    pt[LIBSUM, a] += pt[LIBSUM, b]
+    pt[LIBSQ, a] += pt[LIBSQ, b]
     pt[CHASH, a] ^= pt[CHASH, b]
 
 

@@ -86,7 +86,8 @@ def _capture_near(g, p, c, best, size, verdict):
     opponent chains in atari at or next to ``p`` that ``c`` may take now."""
     pt = g.pt
     w = g.tab[ST, W]
-    for q in (p, p - w, p - 1, p + 1, p + w):
+    for side in range(5):  # p itself, then its neighbours
+        q = p if side == 0 else neighbour(p, w, side - 1)
         if pt[COLOR, q] != 3 - c:
             continue
         h = pt[HEAD, q]
