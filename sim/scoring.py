@@ -174,37 +174,30 @@ def japanese_territory(g, region, owned, terr):
 @njit(cache=True, _nrt=False)
 def equal_stones(g, stones, empties, res):
     """The equal-stones count (A§7.1, A'§7.1, RULES.md §7.2) from the final position's
-    ``stones`` per colour and empty points per JPD label (``empties``, PUBLIC too): balance
-    the move numbers (A- or B-negative move), refill lost and virtual stones into own
-    territory, then count. Which Black stone a negative move takes changes no count, so it is
-    not looked for. Writes res[0..1] = moku of Black and White, res[2] = balanced move
-    number, res[3] = 2 * (Black's total - White's total)."""
+    ``stones`` per colour and empty points per JPD label (``empties``): balance the move
+    numbers (A- or B-negative move), refill lost and virtual stones into own territory, then
+    count. Which Black stone a negative move takes changes no count, and refilling ``r``
+    stones leaves ``r`` fewer empty points whether they fit or not (a surplus counts as
+    negative moku, docs/rules.md §7.2), so counts are all it needs; the public points count
+    half to each side. Writes res[0..1] = moku of Black and White, res[2] = balanced move
+    number (k_B + k_W: stones on the board after refilling, setup stones not counted),
+    res[3] = 2 * (Black's total - White's total)."""
     st = g.tab[ST]
     s_b = st[REAL] + st[VIRT]
     s_w = st[REAL + 1] + st[VIRT + 1]
-    on_board_b, on_board_w = stones[BLACK], stones[WHITE]
-    own_b, own_w, public = empties[BLACK], empties[WHITE], empties[PUBLIC]
+    on_board_b, own_b = stones[BLACK], empties[BLACK]
     refill_b = st[LOST] + st[VIRT]
-    refill_w = st[LOST + 1] + st[VIRT + 1]
-    black_extra = 0  # an owned point that cannot be refilled (no Black stone to take off)
-    if st[FIRST_PV] == WHITE:  # A-negative move: Black pays one point into the public
-        on_board_b -= 1  # taken off (or, with no Black stone on the board, bookkeeping only)
-        public += 1
+    if st[FIRST_PV] == WHITE:  # A-negative move: a Black stone off, its point public (both
+        on_board_b -= 1        # totals gain half of it; with no Black stone: bookkeeping only)
         if s_b == s_w:
             refill_b += 1  # the stone is refilled into Black's territory
-    elif s_b - s_w == 1:  # B-negative move: a Black stone inside Black's territory is taken off
-        if on_board_b > 0:
-            own_b += 1  # its point stays Black's and can be refilled
-        else:
-            black_extra = 1
+    elif s_b - s_w == 1:  # B-negative move: a Black stone off, its point stays Black's
         on_board_b -= 1
-    placed_b = min(refill_b, own_b)  # refilling; the overflow u_c counts as negative moku
-    placed_w = min(refill_w, own_w)
-    unplaced_b, unplaced_w = refill_b - placed_b, refill_w - placed_w
-    moku_b = own_b - placed_b + black_extra - unplaced_b
-    moku_w = own_w - placed_w - unplaced_w
-    k_b = on_board_b + placed_b + unplaced_b - st[SETUP]  # stones each side has played, net
-    k_w = on_board_w + placed_w + unplaced_w - st[SETUP + 1]
+        own_b += 1
+    moku_b = own_b - refill_b
+    moku_w = empties[WHITE] - (st[LOST + 1] + st[VIRT + 1])
+    k_b = on_board_b + refill_b - st[SETUP]
+    k_w = stones[WHITE] + st[LOST + 1] + st[VIRT + 1] - st[SETUP + 1]
     res[0] = moku_b
     res[1] = moku_w
     res[2] = k_b + k_w
