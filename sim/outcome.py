@@ -5,14 +5,16 @@ RULES.md §8) and winners."""
 import math
 
 import numpy as np
+import pyarrow as pa
 
-from sim.schema import DEFAULT_KOMI, ENDINGS, NO_WINNER_ENDINGS, OUTCOME_FIELDS, RULESET_SCORE, RULESETS
+from sim.schema import (
+    DEFAULT_KOMI, ENDINGS, NO_WINNER_ENDINGS, OUTCOME_FIELDS, OUTCOME_TYPES, RULESET_SCORE, RULESETS,
+)
 from sim.scoring import RAW_FIELDS
 
-_BY = np.array([None, "B", "W"], dtype=object)
-_ENDING = np.array([None, *ENDINGS], dtype=object)
-_NO_WINNER = np.array([e in NO_WINNER_ENDINGS for e in _ENDING])
-_WINNER = np.array(["W", "draw", "B", None], dtype=object)  # by sign of the margin; [3]: none
+_BY = ("B", "W")  # first_pass_or_virtual_by, last_real_move_by: colour - 1 (0: none)
+_WINNER = ("W", "draw", "B")  # by sign of the margin + 1
+_NO_WINNER = np.array([False] + [e in NO_WINNER_ENDINGS for e in ENDINGS])
 
 
 def resolve_komi(komi: dict | None) -> dict:
@@ -27,33 +29,48 @@ def resolve_komi(komi: dict | None) -> dict:
     return resolved
 
 
-def columns(rows: np.ndarray, size: int, repetition: str, suicide: str, komi: dict) -> dict:
-    """Named outcome columns (numpy arrays; strings as object arrays with None) of raw rows."""
+def _labels(codes: np.ndarray, values) -> pa.Array:
+    """Arrow strings ``values[code]`` (-1: null), built through a dictionary: Arrow turns
+    codes into strings about 4x faster than it reads an array of Python strings."""
+    indices = pa.array(codes.astype(np.int8), mask=codes < 0)
+    return pa.DictionaryArray.from_arrays(indices, pa.array(values, pa.string())).cast(pa.string())
+
+
+def outcome_arrays(rows: np.ndarray, size: int, repetition: str, suicide: str,
+                   komi: dict) -> dict:
+    """Named outcome columns (Arrow arrays of ``sim.schema.OUTCOME_TYPES``) of raw rows."""
     n = len(rows)
     raw = {name: rows[:, i] for i, name in enumerate(RAW_FIELDS)}
-    raw["area_diff_jpd"] = (raw["area2_b_jpd"] - raw["area2_w_jpd"]) / 2
+    area_diff = (raw["area2_b_jpd"] - raw["area2_w_jpd"]) / 2
     out = {
         "board_size": np.full(n, size, np.int32),
-        "repetition": np.full(n, repetition, dtype=object),
-        "suicide": np.full(n, suicide, dtype=object),
-        "ending": _ENDING[raw["ending"]],
-        "first_pass_or_virtual_by": _BY[raw["first_pass_or_virtual_by"]],
-        "last_real_move_by": _BY[raw["last_real_move_by"]],
+        "repetition": _labels(np.zeros(n, np.int8), [repetition]),
+        "suicide": _labels(np.zeros(n, np.int8), [suicide]),
+        "ending": _labels(raw["ending"] - 1, ENDINGS),
+        "first_pass_or_virtual_by": _labels(raw["first_pass_or_virtual_by"] - 1, _BY),
+        "last_real_move_by": _labels(raw["last_real_move_by"] - 1, _BY),
         "area_b_jpd": raw["area2_b_jpd"] / 2,
         "area_w_jpd": raw["area2_w_jpd"] / 2,
-        "area_diff_jpd": raw["area_diff_jpd"],
+        "area_diff_jpd": area_diff,
         "equal_stones_diff": raw["equal_stones_diff2"] / 2,
     }
+    diffs = {**raw, "area_diff_jpd": area_diff}
     no_winner = _NO_WINNER[raw["ending"]]
     for ruleset, (diff, extra) in RULESET_SCORE.items():
-        margin = raw[diff] - komi[ruleset]
-        if extra is not None:
-            margin = margin - (out[extra[0]] == extra[1])
+        margin = diffs[diff] - komi[ruleset]
+        if extra is not None:  # a point off Black's margin when that player did it
+            field, player = extra
+            margin = margin - (raw[field] == 1 + _BY.index(player))
         code = np.sign(margin).astype(np.int64) + 1
-        code[no_winner] = 3
+        code[no_winner] = -1
         out[f"margin_{ruleset}"] = margin.astype(np.float64)
-        out[f"winner_{ruleset}"] = _WINNER[code]
-    for name in OUTCOME_FIELDS:
-        if name not in out:
-            out[name] = raw[name].astype(np.int32)
-    return {name: out[name] for name in OUTCOME_FIELDS}
+        out[f"winner_{ruleset}"] = _labels(code, _WINNER)
+    values = {name: out[name] if name in out else raw[name] for name in OUTCOME_FIELDS}
+    return {name: v if isinstance(v, pa.Array) else pa.array(v, OUTCOME_TYPES[name])
+            for name, v in values.items()}
+
+
+def columns(rows: np.ndarray, size: int, repetition: str, suicide: str, komi: dict) -> dict:
+    """``outcome_arrays`` as numpy arrays (strings as object arrays with None)."""
+    return {name: values.to_numpy(zero_copy_only=False)
+            for name, values in outcome_arrays(rows, size, repetition, suicide, komi).items()}

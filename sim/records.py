@@ -34,6 +34,7 @@ from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 import sim
@@ -101,14 +102,14 @@ def games_table(cfg: RunConfig, game_ids: np.ndarray, columns: dict) -> pa.Table
     return pa.Table.from_arrays(arrays, schema=GAME_SCHEMA)
 
 
-def moves_selection(record_moves: str, columns: dict, n: int) -> np.ndarray:
-    """Which games of a batch get their moves stored (a boolean mask)."""
+def moves_selection(record_moves: str, games: pa.Table) -> np.ndarray:
+    """Which games of a batch (its games table) get their moves stored (a boolean mask)."""
     if record_moves == "all":
-        return np.ones(n, dtype=bool)
+        return np.ones(games.num_rows, dtype=bool)
     if record_moves == "cycles":
-        ending = np.asarray(columns["ending"], dtype=object)
-        return (ending != "pause") | (np.asarray(columns["repetition_bans"]) > 0)
-    return np.zeros(n, dtype=bool)
+        kept = pc.or_(pc.not_equal(games["ending"], "pause"), pc.greater(games["repetition_bans"], 0))
+        return kept.to_numpy()
+    return np.zeros(games.num_rows, dtype=bool)
 
 
 def moves_table(game_ids: np.ndarray, moves: list, mask: np.ndarray) -> pa.Table:

@@ -60,12 +60,13 @@ _LOCK = ".lock"
 # -- playing one shard (in a worker, or in-process for replays) --------------------------
 
 def play_table(cfg: RunConfig, game_ids: np.ndarray, record_moves: bool):
-    """Play ``game_ids`` under ``cfg``: (GAME_SCHEMA table, engine columns, moves or None)."""
+    """Play ``game_ids`` under ``cfg``: (GAME_SCHEMA table, moves or None)."""
     from sim.simulate import play_batch  # the engine (numba) only where games are played
 
     ids = np.asarray(game_ids, dtype=np.int64)
-    columns, moves = play_batch(game_ids=ids, record_moves=record_moves, **cfg.play_kwargs())
-    return records.games_table(cfg, ids, columns), columns, moves
+    columns, moves = play_batch(game_ids=ids, record_moves=record_moves, arrow=True,
+                                **cfg.play_kwargs())
+    return records.games_table(cfg, ids, columns), moves
 
 
 def play_shard(cfg: RunConfig, run_dir: Path, index: int) -> int:
@@ -73,10 +74,10 @@ def play_shard(cfg: RunConfig, run_dir: Path, index: int) -> int:
     r = cfg.shard_range(index)
     ids = np.arange(r.start, r.stop, dtype=np.int64)
     record = cfg.record_moves != "none"
-    games, columns, moves = play_table(cfg, ids, record)
+    games, moves = play_table(cfg, ids, record)
     moves_tbl = None
     if record:
-        mask = records.moves_selection(cfg.record_moves, columns, len(ids))
+        mask = records.moves_selection(cfg.record_moves, games)
         moves_tbl = records.moves_table(ids, moves, mask)
     records.write_shard(run_dir, index, games, moves_tbl)
     return len(ids)

@@ -5,11 +5,12 @@ outcome columns (and, if asked, every game's actions) out.
 """
 
 import numpy as np
+import pyarrow as pa
 from numba import njit
 
 from sim.game import check_rules
 from sim.history import apply_action, reset
-from sim.outcome import columns, resolve_komi
+from sim.outcome import columns, outcome_arrays, resolve_komi
 from sim.policy import capture_move, game_stream, random_move
 from sim.schema import POLICIES, REPETITIONS, SUICIDES
 from sim.scoring import R_REP_BANS, RAW_FIELDS, outcome_row
@@ -50,11 +51,12 @@ def play_games(g, seed, game_ids, policies, virtual_rate, rows, moves, offsets, 
 
 
 def play_batch(*, size, repetition, suicide, max_actions, policy_b, policy_w, virtual_rate, komi,
-               seed, game_ids, record_moves):
+               seed, game_ids, record_moves, arrow=False):
     """Play the games ``game_ids`` of a run (each depends only on ``seed`` and its id).
 
     Returns (columns, moves): every outcome field of ``sim.schema`` plus ``repetition_bans``
-    as numpy arrays, and None or one int16 action array per game."""
+    as numpy arrays (Arrow arrays with ``arrow``: what the runner writes), and None or one
+    int16 action array per game."""
     cap = check_rules(size, repetition, suicide, max_actions)
     for name, policy in (("policy_b", policy_b), ("policy_w", policy_w)):
         if policy not in POLICIES:
@@ -77,8 +79,10 @@ def play_batch(*, size, repetition, suicide, max_actions, policy_b, policy_w, vi
         if record_moves:
             chunks += [buffer[offsets[j]:offsets[j + 1]] for j in range(done, done + played)]
         done += played
-    cols = columns(rows, size, repetition, suicide, resolve_komi(komi))
-    cols["repetition_bans"] = rows[:, R_REP_BANS].astype(np.int32)
+    cols = (outcome_arrays if arrow else columns)(rows, size, repetition, suicide,
+                                                  resolve_komi(komi))
+    bans = rows[:, R_REP_BANS].astype(np.int32)
+    cols["repetition_bans"] = pa.array(bans) if arrow else bans
     return cols, (chunks if record_moves else None)
 
 

@@ -55,9 +55,9 @@ def test_moves_kept_for_cycles(run_dir):
     moves = pa.concat_tables(pq.read_table(p) for p in sorted((run_dir / "moves").glob("*.parquet")))
     assert moves.schema.equals(records.MOVES_SCHEMA, check_metadata=True)
     ids = moves["game_id"].to_pylist()
-    _, columns, _ = runner.play_table(CFG, np.arange(60), record_moves=False)
-    wanted = [g for g in range(60)
-              if columns["ending"][g] != "pause" or columns["repetition_bans"][g] > 0]
+    games, _ = runner.play_table(CFG, np.arange(60), record_moves=False)
+    endings, bans = games["ending"].to_pylist(), games["repetition_bans"].to_pylist()
+    wanted = [g for g in range(60) if endings[g] != "pause" or bans[g] > 0]
     assert ids == wanted and 0 < len(ids)
     for g, actions in zip(ids, moves["actions"].to_pylist()):
         assert len(actions) == counts[g]
@@ -68,11 +68,11 @@ def test_moves_kept_for_cycles(run_dir):
 
 
 def test_moves_selection_rule():
-    columns = {"ending": np.array(["pause", "pause", "cycle", "four_virtual"], dtype=object),
-               "repetition_bans": np.array([0, 2, 0, 0], dtype=np.int32)}
-    assert records.moves_selection("cycles", columns, 4).tolist() == [False, True, True, True]
-    assert records.moves_selection("all", columns, 4).all()
-    assert not records.moves_selection("none", columns, 4).any()
+    games = pa.table({"ending": ["pause", "pause", "cycle", "four_virtual"],
+                      "repetition_bans": pa.array([0, 2, 0, 0], pa.int32())})
+    assert records.moves_selection("cycles", games).tolist() == [False, True, True, True]
+    assert records.moves_selection("all", games).tolist() == [True] * 4
+    assert records.moves_selection("none", games).tolist() == [False] * 4
 
 
 def _shard(run, i=1):

@@ -80,7 +80,7 @@ def test_rows_do_not_depend_on_workers_or_shards(reference, config_file, tmp_pat
     assert other.state.config.n_shards == 8
     assert records.read_games(tmp_path / "s17").equals(table)
     # one batch of all ids, in process, gives the same rows too
-    whole, _, _ = runner.play_table(cfg, np.arange(120), record_moves=False)
+    whole, _ = runner.play_table(cfg, np.arange(120), record_moves=False)
     assert whole.equals(table)
 
 
