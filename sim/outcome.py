@@ -58,7 +58,7 @@ def outcome_arrays(rows: np.ndarray, size: int, repetition: str, suicide: str,
     no_winner = _NO_WINNER[raw["ending"]]
     for ruleset, (diff, extra) in RULESET_SCORE.items():
         margin = diffs[diff] - komi[ruleset]
-        if extra is not None:  # a point off Black's margin when that player did it
+        if extra is not None:  # the ruleset's point: one off Black's margin when field = player
             field, player = extra
             margin = margin - (raw[field] == 1 + _BY.index(player))
         code = np.sign(margin).astype(np.int64) + 1
