@@ -72,5 +72,5 @@ def outcome_arrays(rows: np.ndarray, size: int, repetition: str, suicide: str,
 
 def columns(rows: np.ndarray, size: int, repetition: str, suicide: str, komi: dict) -> dict:
     """``outcome_arrays`` as numpy arrays (strings as object arrays with None)."""
-    return {name: values.to_numpy(zero_copy_only=False)
+    return {name: values.to_numpy(zero_copy_only=False, writable=True)
             for name, values in outcome_arrays(rows, size, repetition, suicide, komi).items()}

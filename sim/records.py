@@ -116,7 +116,7 @@ def moves_selection(record_moves: str, games: pa.Table) -> np.ndarray:
         return np.ones(games.num_rows, dtype=bool)
     if record_moves == "cycles":
         kept = pc.or_(pc.not_equal(games["ending"], "pause"), pc.greater(games["repetition_bans"], 0))
-        return kept.to_numpy()
+        return pc.fill_null(kept, True).to_numpy()  # no ending: not a pause, kept
     return np.zeros(games.num_rows, dtype=bool)
 
 
