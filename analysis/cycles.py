@@ -1,10 +1,9 @@
 """Superko and cycles: endings per repetition rule, game lengths, repetition bans, virtual
 moves and pass conversions, four-virtual endings; and the JPD self-check.
 
-Self-check: the equal-stones count must equal the JPD area count with the A版 point,
+Self-check: the literal equal-stones count must equal the JPD area count with the A版 point,
 ``equal_stones_diff == area_diff_jpd - [White was first to pass or virtual]``, in every game.
-Any game where it does not is a corrupt row, a bug or a gap in the rules; ``self_check`` lists
-them.
+Any game where it does not is a bug or a gap in the rules; ``self_check`` lists them.
 """
 
 from __future__ import annotations

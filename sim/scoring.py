@@ -1,5 +1,5 @@
-"""Scoring kernels (RULES.md §7): JPD point ownership and area, the equal-stones count,
-Chinese area (Tromp-Taylor regions) and Japanese territory with the seki test.
+"""Scoring kernels (RULES.md §7): JPD point ownership and area, the literal equal-stones
+count, Chinese area (Tromp-Taylor regions) and Japanese territory with the seki test.
 
 ``outcome_row`` writes one game's raw outcome (integers) into a row of ``RAW_FIELDS``;
 ``sim.outcome`` turns rows into named columns, margins and winners.
@@ -9,9 +9,9 @@ from numba import njit
 
 from sim.board import has_one_liberty, neighbour
 from sim.state import (
-    ACTIONS, BLACK, BORDER, COLOR, CONVERTED, EMPTY, ENDING, FIRST_PV, HEAD, INTERIOR, LAB,
-    LAST_REAL, LOST, MOVES, N, PASSES, REAL, REGION, REP_BANS, SEKI, SETUP, ST, STACK,
-    STACK2, SUICIDES_, TALLY, VIRT, W, WHITE,
+    ACTIONS, BLACK, BORDER, COLOR, CONVERTED, COPY, COPY_LAB, EMPTY, ENDING, FIRST_PV, HEAD,
+    INTERIOR, LAB, LAST_REAL, LOST, MOVES, N, PASSES, REAL, REGION, REP_BANS, SEKI, SETUP, ST,
+    STACK, STACK2, SUICIDES_, TALLY, VIRT, W, WHITE,
 )
 
 PUBLIC = 3  # label of a public / neutral empty point (BLACK and WHITE label owned points)
@@ -172,36 +172,94 @@ def japanese_territory(g, region, owned, terr):
 
 
 @njit(cache=True, _nrt=False)
-def equal_stones(g, stones, empties, res):
-    """The equal-stones count (A§7.1, A'§7.1, RULES.md §7.2) from the final position's
-    ``stones`` per colour and empty points per JPD label (``empties``): balance the move
-    numbers (A- or B-negative move), refill lost and virtual stones into own territory, then
-    count. Which Black stone a negative move takes changes no count, and refilling ``r``
-    stones leaves ``r`` fewer empty points whether they fit or not (a surplus counts as
-    negative moku, docs/rules.md §7.2), so counts are all it needs; the public points count
-    half to each side. Writes res[0..1] = moku of Black and White, res[2] = balanced move
-    number (k_B + k_W: stones on the board after refilling, setup stones not counted),
-    res[3] = 2 * (Black's total - White's total)."""
+def _take_black_stone(g, board, lab, want):
+    """Take a Black stone off ``board`` (a copy): the first one next to a point whose colour
+    (stones) or label (empty points) is ``want``, else any; returns its point or -1."""
+    n, w = g.tab[ST, N], g.tab[ST, W]
+    fallback = -1
+    for i in range(n * n):
+        p = g.pt[INTERIOR, i]
+        if board[p] != BLACK:
+            continue
+        if fallback < 0:
+            fallback = p
+        for side in range(4):
+            q = neighbour(p, w, side)
+            if board[q] == want or (board[q] == EMPTY and lab[q] == want):
+                board[p] = EMPTY
+                return p
+    if fallback >= 0:
+        board[fallback] = EMPTY
+    return fallback
+
+
+@njit(cache=True, _nrt=False)
+def equal_stones(g, lab, res):
+    """The literal equal-stones count (A§7.1, A'§7.1, RULES.md §7.2) on a copy of the board,
+    with JPD labels ``lab``: balance the move numbers (A- or B-negative move), refill lost and
+    virtual stones into own territory, then count. Writes res[0..1] = moku of Black and
+    White, res[2] = balanced move number, res[3] = 2 * (Black's total - White's total)."""
+    n = g.tab[ST, N]
     st = g.tab[ST]
+    board, labels = g.pt[COPY], g.pt[COPY_LAB]
+    for p in range(board.size):
+        board[p] = g.pt[COLOR, p]
+        labels[p] = lab[p]
+    lab = labels
+    tally = g.tab[TALLY].reshape(-1, 4)
+    tally[:6] = 0
+    refill, unplaced, moku, stones, total2, k = tally[0], tally[1], tally[2], tally[3], tally[4], tally[5]
     s_b = st[REAL] + st[VIRT]
     s_w = st[REAL + 1] + st[VIRT + 1]
-    on_board_b, own_b = stones[BLACK], empties[BLACK]
-    refill_b = st[LOST] + st[VIRT]
-    if st[FIRST_PV] == WHITE:  # A-negative move: a Black stone off, its point public (both
-        on_board_b -= 1        # totals gain half of it; with no Black stone: bookkeeping only)
+    refill[BLACK] = st[LOST] + st[VIRT]
+    refill[WHITE] = st[LOST + 1] + st[VIRT + 1]
+    missing_b = 0     # a negative move with no Black stone on the board: bookkeeping only
+    public_extra = 0
+    black_extra = 0
+    if st[FIRST_PV] == WHITE:  # A-negative move: Black pays one point into the public
+        p = _take_black_stone(g, board, lab, WHITE)
+        if p >= 0:
+            lab[p] = PUBLIC
+        else:
+            missing_b, public_extra = 1, 1
         if s_b == s_w:
-            refill_b += 1  # the stone is refilled into Black's territory
-    elif s_b - s_w == 1:  # B-negative move: a Black stone off, its point stays Black's
-        on_board_b -= 1
-        own_b += 1
-    moku_b = own_b - refill_b
-    moku_w = empties[WHITE] - (st[LOST + 1] + st[VIRT + 1])
-    k_b = on_board_b + refill_b - st[SETUP]
-    k_w = stones[WHITE] + st[LOST + 1] + st[VIRT + 1] - st[SETUP + 1]
-    res[0] = moku_b
-    res[1] = moku_w
-    res[2] = k_b + k_w
-    res[3] = 2 * (moku_b + k_b + st[SETUP]) - 2 * (moku_w + k_w + st[SETUP + 1])
+            refill[BLACK] += 1  # the stone is refilled into Black's territory
+    elif s_b - s_w == 1:  # B-negative move: a Black stone inside Black's territory is taken off
+        p = _take_black_stone(g, board, lab, BLACK)
+        if p >= 0:
+            lab[p] = BLACK
+        else:
+            missing_b, black_extra = 1, 1
+    for c in (BLACK, WHITE):
+        left = refill[c]
+        for i in range(n * n):
+            if left == 0:
+                break
+            p = g.pt[INTERIOR, i]
+            if board[p] == EMPTY and lab[p] == c:
+                board[p] = c
+                left -= 1
+        unplaced[c] = left  # overflow: the territory is too small (A§7.1 (3))
+    public = public_extra
+    for i in range(n * n):
+        p = g.pt[INTERIOR, i]
+        if board[p] == EMPTY:
+            if lab[p] == PUBLIC:
+                public += 1
+            else:
+                moku[lab[p]] += 1
+        else:
+            stones[board[p]] += 1
+    moku[BLACK] += black_extra
+    stones[BLACK] -= missing_b
+    for c in (BLACK, WHITE):
+        moku[c] -= unplaced[c]
+        k[c] = stones[c] + unplaced[c] - st[SETUP + c - 1]  # stones each side has played, net
+        total2[c] = 2 * (moku[c] + k[c] + st[SETUP + c - 1]) + public
+    res[0] = moku[BLACK]
+    res[1] = moku[WHITE]
+    res[2] = k[BLACK] + k[WHITE]
+    res[3] = total2[BLACK] - total2[WHITE]
 
 
 @njit(cache=True, _nrt=False)
@@ -236,7 +294,7 @@ def outcome_row(g, row):
     japanese_territory(g, region, chinese, jap)
     row[R_JAPANESE] = jap[BLACK] + st[LOST + 1] - jap[WHITE] - st[LOST]
     res = tally[10]
-    equal_stones(g, stones, terr, res)
+    equal_stones(g, lab, res)
     row[R_MOKU] = res[0]
     row[R_MOKU + 1] = res[1]
     row[R_BALANCED] = res[2]

@@ -54,10 +54,10 @@ assert ENDINGS[CYCLE - 1] == "cycle"
  ZOB, _ZOB_W,  # key of (colour, point)
  STACK, STACK2,  # work space: flood fills, lists of chains
  CAND,     # work space: a candidate board (N*N, exact comparisons)
- LAB, REGION, SEKI,  # work space of the scoring
+ LAB, REGION, SEKI, COPY, COPY_LAB,  # work space of the scoring
  INTERIOR,  # the bordered point of each point y*N + x of sim.coords (first N*N entries)
  PLAIN,     # the point y*N + x of each bordered point (-1 on the border)
- N_PT) = range(21)
+ N_PT) = range(23)
 
 # tab rows, one value per table slot / move number / virtual-stone count
 (ST,  # the scalars above
