@@ -56,7 +56,7 @@ def ab_summary(df: pd.DataFrame, by=None) -> pd.DataFrame:
 
 def ab_by_first(df: pd.DataFrame, by=None) -> pd.DataFrame:
     """``ab_summary`` split by who was first to pass or play a virtual move (B / W / none)."""
-    cols = stats.by_columns(by)
+    cols = stats.group_columns(df, by)
     work = df[cols + list(COLUMNS[:5])].copy()
     work["first pass or virtual"] = pd.Categorical.from_codes(player_codes(df[FIRST]),
                                                               categories=list(_FIRST_LABELS))

@@ -87,9 +87,8 @@ def relations(df: pd.DataFrame, by=None) -> pd.DataFrame:
 
 def parity_table(df: pd.DataFrame, by=None) -> pd.DataFrame:
     """``relations`` split by the parity of ``area_diff_jpd`` (even / odd / not whole)."""
-    cols = stats.by_columns(by)
-    work = df[cols + [LAST, FIRST]].copy() if cols else df[[LAST, FIRST]].copy()
+    cols = stats.group_columns(df, by)
+    work = df[cols + [LAST, FIRST]].copy()
     work["area diff parity"] = pd.Categorical.from_codes(parity_codes(df["area_diff_jpd"]),
                                                          categories=list(PARITIES))
-    out = relations(work, by=cols + ["area diff parity"])
-    return out
+    return relations(work, by=cols + ["area diff parity"])

@@ -60,18 +60,24 @@ def by_columns(by) -> list[str]:
     return list(by)
 
 
-def groups(df: pd.DataFrame, by) -> tuple[np.ndarray, pd.DataFrame]:
-    """Group codes 0..G-1 for every row and the key table (one row per code, sorted).
-
-    ``by`` may name ``config``; it is added (``load.add_config``) when absent.
-    With ``by=None`` every row is in group 0 and the key table has no columns.
-    """
+def group_columns(df: pd.DataFrame, by) -> list[str]:
+    """``by_columns(by)``; ``by`` may name ``config``, which is added to ``df``
+    (``load.add_config``) when absent."""
     cols = by_columns(by)
-    if not cols:
-        return np.zeros(len(df), dtype=np.int64), pd.DataFrame(index=range(1))
     if "config" in cols and "config" not in df.columns:
         from analysis.load import add_config
         add_config(df)
+    return cols
+
+
+def groups(df: pd.DataFrame, by) -> tuple[np.ndarray, pd.DataFrame]:
+    """Group codes 0..G-1 for every row and the key table (one row per code, sorted); ``by``
+    as in ``group_columns``. With ``by=None`` every row is in group 0 and the key table has
+    no columns.
+    """
+    cols = group_columns(df, by)
+    if not cols:
+        return np.zeros(len(df), dtype=np.int64), pd.DataFrame(index=range(1))
     grouped = df.groupby(cols, observed=True, sort=True, dropna=False)
     codes = grouped.ngroup().to_numpy(dtype=np.int64)
     keys = grouped.size().index.to_frame(index=False)

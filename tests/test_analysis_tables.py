@@ -93,6 +93,8 @@ def test_parity_of_the_area_difference():
     assert p.loc["odd", ["games", "opposite", "same", "no pass or virtual"]].tolist() == [3, 2, 0, 1]
     assert p.loc["even", ["games", "same", "no real move"]].tolist() == [3, 2, 1]
     assert p.loc["odd", "not opposite rate"] == 0 and p.loc["even", "not opposite rate"] == 1
+    by_config = finishes_last.parity_table(players_frame(), by="config")  # added when absent
+    assert by_config.groupby("area diff parity", observed=True)["games"].sum()["odd"] == 3
     codes = finishes_last.parity_codes(pd.Series([2.0, -3.0, 0.5, np.nan]))
     assert codes.tolist() == [0, 1, 2, 2]
 
@@ -119,6 +121,8 @@ def test_ab_effect():
     assert by.loc["W", ["games", "differ"]].tolist() == [1, 0]
     assert by.loc["none", ["games", "differ"]].tolist() == [1, 1]
     assert by.loc["W", "mean shift A-B (points)"] == 0 and by.loc["B", "mean shift A-B (points)"] == 1
+    by_config = ab_effect.ab_by_first(ab_frame(), by="config")  # added when absent
+    assert by_config["games"].sum() == 5 and "config" in by_config.columns
     ex = ab_effect.ab_explain(df)
     cols = ["first pass or virtual", "area_diff_jpd", "winner A", "winner B", "games"]
     assert ex[cols].values.tolist() == [["B", 7.0, "B", "W", 1], ["none", 7.0, "B", "W", 1]]
