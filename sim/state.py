@@ -28,8 +28,7 @@ REASONS = {OCCUPIED: "occupied", SUICIDE: "suicide", KO: "ko", SUPERKO: "superko
 # rule codes: the index in the schema's tuples
 GLOBAL_SUPERKO, NO_RESULT, BOARD_SUPERKO, SITUATIONAL_SUPERKO, BASIC_KO = range(5)
 assert REPETITIONS[NO_RESULT] == "no_result" and REPETITIONS[BASIC_KO] == "basic_ko"
-SUICIDE_MULTI, SUICIDE_NONE = range(2)
-assert SUICIDES[SUICIDE_NONE] == "none"
+SUICIDE_NONE = SUICIDES.index("none")
 # endings: 0 while the game goes on, else 1 + the index in ENDINGS
 PAUSE, FOUR_VIRTUAL, CYCLE, MOVE_LIMIT = 1, 2, 3, 4
 assert ENDINGS[CYCLE - 1] == "cycle"

@@ -487,7 +487,7 @@ def test_cap_does_not_replace_an_ending(Game, moves, ending):
 
 @pytest.mark.parametrize("text", ["XO.\nO..\n...", "OX.\nX..\n...", "XXO\nOO.\n..."])
 def test_setup_group_without_liberty_is_rejected(Game, text):
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="has no liberty"):
         Game(3, setup=parse_diagram(text, 3))
 
 
