@@ -64,9 +64,12 @@ def _same_board(g, board, m):
 
 
 @njit(cache=True, _nrt=False)
-def _same_position(g, board, m, m_next):
-    """Exact mode: whether the logged position ``m`` is the position ``board`` would be as the
-    position after move ``m_next``, in the sense of the repetition rule."""
+def _same_position(g, move, m, m_next):
+    """Exact mode, on a hash match: whether the logged position ``m`` is the position that
+    ``move`` (point, colour, kind of ``key_after``) creates as move ``m_next``, in the sense of
+    the repetition rule. The candidate board is built here, only when a key matches."""
+    board = g.pt[CAND]
+    board_after(g, move[0], move[1], move[2], board)
     if not _same_board(g, board, m):
         return False
     rep = g.tab[ST, REP]
@@ -80,7 +83,7 @@ def _same_position(g, board, m, m_next):
 # ---- open-addressing tables, cleared by a generation stamp ---------------------------------
 
 @njit(cache=True, _nrt=False, inline="always")
-def _rep_find(g, key, board, m_next):
+def _rep_find(g, key, move, m_next):
     """Whether the repetition table holds the position (exact mode: compared in full)."""
     tab = g.tab
     mask = tab.shape[1] - 1
@@ -88,7 +91,7 @@ def _rep_find(g, key, board, m_next):
     gen = g.tab[ST, GEN]
     while tab[REP_STAMP, i] == gen:
         if tab[REP_KEY, i] == key and (not g.tab[ST, EXACT]
-                                       or _same_position(g, board, tab[REP_REF, i], m_next)):
+                                       or _same_position(g, move, tab[REP_REF, i], m_next)):
             return True
         i = (i + 1) & mask
     return False
@@ -196,17 +199,15 @@ def judge(g, p, c, converted):
         key ^= g.tab[ST, SIDEKEY + (m_next & 1)]
     elif rep != BOARD_SUPERKO:
         key = global_key(g, key, g.tab[ST, VIRT], g.tab[ST, VIRT + 1])
-    exact = g.tab[ST, EXACT]
-    board = g.pt[CAND]  # the candidate board, filled and read in exact mode only
-    if exact:
-        board_after(g, p, c, kind, board)
+    move = (p, c, kind)
     if rep == NO_RESULT or rep == BASIC_KO:
-        if m >= 1 and g.tab[LOG_HASH, m - 1] == key and (not exact or _same_position(g, board, m - 1, m_next)):
+        if m >= 1 and g.tab[LOG_HASH, m - 1] == key and (
+                not g.tab[ST, EXACT] or _same_position(g, move, m - 1, m_next)):
             return KO
         if rep == BASIC_KO:
             return OK
-        return OK_CYCLE if _rep_find(g, key, board, m_next) else OK
-    if _rep_find(g, key, board, m_next):
+        return OK_CYCLE if _rep_find(g, key, move, m_next) else OK
+    if _rep_find(g, key, move, m_next):
         return SUPERKO
     return OK
 
