@@ -15,7 +15,7 @@ virtual_rate    probability that a policy plays a virtual move, 0..1    0.0
 repetition      ``sim.schema.REPETITIONS``                              ``"global_superko"``
 suicide         ``sim.schema.SUICIDES``                                 ``"multi"``
 max_actions     move cap per game, 1..MAX_ACTIONS_LIMIT (1,000,000)    8 * N * N
-[komi]          komi per ruleset (``sim.schema.RULESETS``), |komi|<=N*N ``sim.schema.DEFAULT_KOMI``
+[komi]          komi per ruleset (``sim.schema.RULESETS``), finite       ``sim.schema.DEFAULT_KOMI``
 record_moves    ``"none"``, ``"cycles"`` (games not ended by a pause,   ``"none"``
                 or with repetition bans) or ``"all"``
 =============== ======================================================= ==========================
@@ -34,7 +34,7 @@ from pathlib import Path
 
 from sim.coords import MAX_SIZE, MIN_SIZE
 from sim.errors import UserError
-from sim.schema import DEFAULT_KOMI, MAX_ACTIONS_LIMIT, POLICIES, REPETITIONS, RULESETS, SUICIDES
+from sim.schema import MAX_ACTIONS_LIMIT, POLICIES, REPETITIONS, RULESETS, SUICIDES, resolve_komi
 
 RECORD_MOVES = ("none", "cycles", "all")
 DEFAULT_SHARD_SIZE = 10_000
@@ -145,17 +145,12 @@ def _resolve(cfg: RunConfig, where: str) -> None:
     komi = cfg.komi
     if not isinstance(komi, dict):
         raise UserError(f"{where}: key 'komi': must be a table of ruleset = number, got {komi!r}")
-    resolved = {}
-    for r in RULESETS:
+    for r, value in komi.items():
         try:
-            resolved[r] = _number(komi.get(r, DEFAULT_KOMI[r]), -n * n, n * n)
+            resolve_komi({r: value})
         except ValueError as err:
             raise UserError(f"{where}: key 'komi.{r}': {err}") from None
-    unknown = sorted(set(komi) - set(RULESETS), key=str)
-    if unknown:
-        raise UserError(f"{where}: key 'komi.{unknown[0]}': unknown ruleset; "
-                        f"rulesets are {', '.join(RULESETS)}")
-    object.__setattr__(cfg, "komi", resolved)
+    object.__setattr__(cfg, "komi", resolve_komi(komi))
 
 
 _KEYS = tuple(f.name for f in fields(RunConfig))

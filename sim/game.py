@@ -7,8 +7,8 @@ import numpy as np
 
 from sim.coords import MAX_SIZE, MIN_SIZE, PASS, VIRTUAL, format_action
 from sim.history import legal_points, reset, step
-from sim.outcome import columns, resolve_komi
-from sim.schema import ENDINGS, MAX_ACTIONS_LIMIT, REPETITIONS, SUICIDES
+from sim.outcome import columns
+from sim.schema import ENDINGS, MAX_ACTIONS_LIMIT, REPETITIONS, SUICIDES, resolve_komi
 from sim.scoring import RAW_FIELDS, outcome_row
 from sim.state import COLOR, ENDING, GAME_OVER, INTERIOR, OK, PLAIN, REASONS, ST, TO_MOVE, new_state
 

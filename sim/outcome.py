@@ -2,31 +2,15 @@
 ``sim.schema``: scores, margins under each ruleset's komi (``sim.schema.RULESET_SCORE``,
 RULES.md §8) and winners."""
 
-import math
-
 import numpy as np
 import pyarrow as pa
 
-from sim.schema import (
-    DEFAULT_KOMI, ENDINGS, NO_WINNER_ENDINGS, OUTCOME_FIELDS, OUTCOME_TYPES, RULESET_SCORE, RULESETS,
-)
+from sim.schema import ENDINGS, NO_WINNER_ENDINGS, OUTCOME_FIELDS, OUTCOME_TYPES, RULESET_SCORE
 from sim.scoring import RAW_FIELDS
 
 _BY = ("B", "W")  # first_pass_or_virtual_by, last_real_move_by: colour - 1 (0: none)
 _WINNER = ("W", "draw", "B")  # by sign of the margin + 1
 _NO_WINNER = np.array([False] + [e in NO_WINNER_ENDINGS for e in ENDINGS])
-
-
-def resolve_komi(komi: dict | None) -> dict:
-    """Every ruleset's komi: the defaults of RULES.md §8 overridden by ``komi``."""
-    unknown = sorted(set(komi or {}) - set(RULESETS))
-    if unknown:
-        raise ValueError(f"unknown ruleset {unknown[0]!r} (rulesets: {', '.join(RULESETS)})")
-    resolved = {**DEFAULT_KOMI, **(komi or {})}
-    for ruleset, value in resolved.items():
-        if not math.isfinite(value):
-            raise ValueError(f"komi of {ruleset} must be a finite number, not {value}")
-    return resolved
 
 
 def _labels(codes: np.ndarray, values) -> pa.Array:

@@ -1,6 +1,8 @@
 """The vocabulary shared by the engine, the records and the analysis: rule names, outcome
 fields and the Arrow schema of one game row. Imports neither numba nor pandas."""
 
+import math
+
 import pyarrow as pa
 
 SCHEMA_VERSION = "1"
@@ -84,3 +86,16 @@ GAME_SCHEMA = pa.schema(
     [pa.field(name, typ) for name, typ in {**RUN_TYPES, **OUTCOME_TYPES}.items()],
     metadata={"jpdsim.schema_version": SCHEMA_VERSION},
 )
+
+
+def resolve_komi(komi: dict | None) -> dict:
+    """Every ruleset's komi: the defaults of RULES.md §8 overridden by ``komi``, each a
+    finite number (a ValueError names the ruleset)."""
+    unknown = sorted(set(komi or {}) - set(RULESETS), key=str)
+    if unknown:
+        raise ValueError(f"unknown ruleset {unknown[0]!r} (rulesets: {', '.join(RULESETS)})")
+    resolved = {**DEFAULT_KOMI, **(komi or {})}
+    for ruleset, value in resolved.items():
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            raise ValueError(f"komi of {ruleset} must be a finite number, not {value!r}")
+    return {ruleset: float(value) for ruleset, value in resolved.items()}

@@ -10,9 +10,9 @@ from numba import njit
 
 from sim.game import check_rules
 from sim.history import apply_action, reset
-from sim.outcome import columns, outcome_arrays, resolve_komi
+from sim.outcome import columns, outcome_arrays
 from sim.policy import capture_move, game_stream, random_move
-from sim.schema import POLICIES, REPETITIONS, SUICIDES
+from sim.schema import POLICIES, REPETITIONS, SUICIDES, resolve_komi
 from sim.scoring import R_REP_BANS, RAW_FIELDS, outcome_row
 from sim.state import ENDING, PLAIN, ST, TO_MOVE, new_state
 

@@ -62,9 +62,9 @@ def test_frozen_and_roundtrip():
     ("board_size = 5\ngames = 10\npolicy_b = 'mcts9'\n", "policy_b", "must be one of"),
     ("board_size = 5\ngames = 10\nrecord_moves = 'some'\n", "record_moves", "cycles"),
     ("board_size = 5\ngames = 10\nname = 'a b'\n", "name", "folder-safe"),
-    ("board_size = 5\ngames = 10\n[komi]\nkorean = 6.5\n", "komi.korean", "unknown ruleset"),
-    ("board_size = 5\ngames = 10\n[komi]\njpd_a = '6.5'\n", "komi.jpd_a", "must be a number"),
-    ("board_size = 5\ngames = 10\n[komi]\njpd_a = 99.5\n", "komi.jpd_a", "-25..25"),
+    ("board_size = 5\ngames = 10\n[komi]\nkorean = 6.5\n", "komi.korean", "unknown ruleset 'korean'"),
+    ("board_size = 5\ngames = 10\n[komi]\njpd_a = '6.5'\n", "komi.jpd_a", "must be a finite number"),
+    ("board_size = 5\ngames = 10\n[komi]\njpd_a = nan\n", "komi.jpd_a", "finite number"),
     ("board_size = 5\ngames = 10\nkomi = 6.5\n", "komi", "table"),
     ("games = 10\n", "board_size", "missing"),
 ])
