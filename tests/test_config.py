@@ -29,6 +29,11 @@ def test_defaults_are_resolved(tmp_path):
     assert isinstance(cfg.virtual_rate, float)
 
 
+def test_smallest_board_takes_the_default_komi(tmp_path):
+    # the default komi (6.5 / 7.5) is more than the 4 points of a 2x2 board: still a komi
+    assert load_config(write(tmp_path, "board_size = 2\ngames = 5\n")).komi == DEFAULT_KOMI
+
+
 def test_overrides_and_shards(tmp_path):
     cfg = load_config(write(tmp_path, "board_size = 5\ngames = 10\nshard_size = 4\nseed = 3\n"),
                       games=11, seed=9)
