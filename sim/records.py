@@ -416,12 +416,12 @@ def _read_shard_file(path: Path, columns: list[str] | None = None) -> pa.Table:
 
 
 def read_games(run_dir: str | Path, columns: list[str] | None = None,
-               allow_incomplete: bool = False) -> pa.Table:
+               allow_incomplete: bool = False, state: RunState | None = None) -> pa.Table:
     """All games of a run as one table (GAME_SCHEMA, or the ``columns`` asked for), by game id.
 
-    The run is checked first (``check_run``); an incomplete run raises UserError unless
-    ``allow_incomplete`` (then only its whole shards are read)."""
-    state = check_run(run_dir)
+    The run is checked first (``check_run``, unless its ``state`` is given); an incomplete run
+    raises UserError unless ``allow_incomplete`` (then only its whole shards are read)."""
+    state = state or check_run(run_dir)
     if columns is not None:
         unknown = [c for c in columns if c not in GAME_SCHEMA.names]
         if unknown:

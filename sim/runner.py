@@ -587,7 +587,7 @@ def main(args) -> int:
     print(f"run {cfg.name} in {run_dir}: {result.games_played:,} games played in "
           f"{result.seconds:.1f} s ({speed:,.0f} games/s, {workers} worker{'s' if workers != 1 else ''})")
     cols = ["ending", *(f"winner_{r}" for r in RULESETS)]
-    text = summary(records.read_games(run_dir, columns=cols))
+    text = summary(records.read_games(run_dir, columns=cols, state=state))  # checked by run
     print(text)
     with open(run_dir / records.LOG, "a", encoding="utf-8") as f:
         f.write(text + "\n")
