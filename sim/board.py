@@ -210,14 +210,21 @@ def key_after(g, p, c):
 
 
 @njit(cache=True, _nrt=False)
+def board_into(g, out):
+    """The N*N colours of the board into ``out``."""
+    n = g.tab[ST, N]
+    for i in range(n * n):
+        out[i] = g.pt[COLOR, g.pt[INTERIOR, i]]
+
+
+@njit(cache=True, _nrt=False)
 def board_after(g, p, c, kind, out):
     """Write into ``out`` (N*N colours) the board after ``c`` plays at ``p`` (kind from
     ``key_after``); exact comparisons only, so clarity before speed."""
     pt = g.pt
     color = pt[COLOR]
-    n, w = g.tab[ST, N], g.tab[ST, W]
-    for i in range(n * n):
-        out[i] = color[pt[INTERIOR, i]]
+    w = g.tab[ST, W]
+    board_into(g, out)
     heads = pt[STACK]
     k = 0
     for side in range(4):

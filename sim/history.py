@@ -16,7 +16,7 @@ A hash hit is a ban only after a full comparison in exact mode (``st[EXACT]``).
 
 from numba import njit
 
-from sim.board import board_after, clear, key_after, play_stone, put_stone
+from sim.board import board_after, board_into, clear, key_after, play_stone, put_stone
 from sim.state import (
     ACTIONS, BASIC_KO, BLACK, BOARD_SUPERKO, CAND, COLOR, CONVERTED, CYCLE, EMPTIES, ENDING, EXACT,
     FIRST_PV, FOUR_VIRTUAL, FV_COUNT, FV_GEN, FV_KEY, FV_REF, FV_STAMP, GAME_OVER, GEN,
@@ -36,21 +36,13 @@ def global_key(g, board_key, vb, vw):
     return board_key ^ g.tab[VKEY, vb] ^ g.tab[VKEY + 1, vw]
 
 
-@njit(cache=True, _nrt=False)
-def _board_into(g, out):
-    """The N*N colours of the board into ``out``."""
-    n = g.tab[ST, N]
-    for i in range(n * n):
-        out[i] = g.pt[COLOR, g.pt[INTERIOR, i]]
-
-
 @njit(cache=True, _nrt=False, inline="always")
 def _log_position(g):
     """Log the position after move st[MOVES]."""
     m = g.tab[ST, MOVES]
     g.tab[LOG_HASH, m] = global_key(g, g.tab[ST, HASH], g.tab[ST, VIRT], g.tab[ST, VIRT + 1])
     if g.tab[ST, EXACT]:
-        _board_into(g, g.log_board[m])
+        board_into(g, g.log_board[m])
         g.tab[LOG_VB, m] = g.tab[ST, VIRT]
         g.tab[LOG_VW, m] = g.tab[ST, VIRT + 1]
 
