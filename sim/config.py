@@ -34,7 +34,9 @@ from pathlib import Path
 
 from sim.coords import MAX_SIZE, MIN_SIZE
 from sim.errors import UserError
-from sim.schema import MAX_ACTIONS_LIMIT, POLICIES, REPETITIONS, RULESETS, SUICIDES, resolve_komi
+from sim.schema import (
+    MAX_ACTIONS_LIMIT, POLICIES, REPETITIONS, RULESETS, SUICIDES, default_max_actions, resolve_komi,
+)
 
 RECORD_MOVES = ("none", "cycles", "all")
 DEFAULT_SHARD_SIZE = 10_000
@@ -139,7 +141,7 @@ def _resolve(cfg: RunConfig, where: str) -> None:
     check("repetition", _choice, REPETITIONS)
     check("suicide", _choice, SUICIDES)
     if cfg.max_actions is None:
-        object.__setattr__(cfg, "max_actions", 8 * n * n)
+        object.__setattr__(cfg, "max_actions", default_max_actions(n))
     check("max_actions", _integer, 1, MAX_ACTIONS_LIMIT)
     check("record_moves", _choice, RECORD_MOVES)
     komi = cfg.komi

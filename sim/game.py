@@ -8,7 +8,9 @@ import numpy as np
 from sim.coords import MAX_SIZE, MIN_SIZE, PASS, VIRTUAL, format_action
 from sim.history import legal_points, reset, step
 from sim.outcome import columns
-from sim.schema import ENDINGS, MAX_ACTIONS_LIMIT, REPETITIONS, SUICIDES, resolve_komi
+from sim.schema import (
+    ENDINGS, MAX_ACTIONS_LIMIT, REPETITIONS, SUICIDES, default_max_actions, resolve_komi,
+)
 from sim.scoring import RAW_FIELDS, outcome_row
 from sim.state import COLOR, ENDING, GAME_OVER, INTERIOR, OK, PLAIN, REASONS, ST, TO_MOVE, new_state
 
@@ -21,7 +23,7 @@ def check_rules(size: int, repetition: str, suicide: str, max_actions: int | Non
         raise ValueError(f"unknown repetition {repetition!r} (one of {', '.join(REPETITIONS)})")
     if suicide not in SUICIDES:
         raise ValueError(f"unknown suicide {suicide!r} (one of {', '.join(SUICIDES)})")
-    cap = 8 * size * size if max_actions is None else max_actions
+    cap = default_max_actions(size) if max_actions is None else max_actions
     if not 1 <= cap <= MAX_ACTIONS_LIMIT:
         raise ValueError(f"max_actions must be in 1..{MAX_ACTIONS_LIMIT:,}, not {cap}")
     return cap

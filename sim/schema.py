@@ -26,6 +26,11 @@ NO_WINNER_ENDINGS = ("cycle", "move_limit")
 POLICIES = ("random", "capture")
 MAX_ACTIONS_LIMIT = 1_000_000  # the largest move cap (a game state's tables grow with it)
 
+
+def default_max_actions(size: int) -> int:
+    """The move cap of a game on an N x N board when none is given: 8 * N * N."""
+    return 8 * size * size
+
 _str, _i32, _f64 = pa.string(), pa.int32(), pa.float64()
 
 #: Every outcome field of one game, in order, with its Arrow type.

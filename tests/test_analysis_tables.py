@@ -5,9 +5,9 @@ import pandas as pd
 import pytest
 
 from analysis import ab_effect, cycles, disagreement, finishes_last, komi, load
+from sim.schema import RULESETS
 from tests.analysis_fixtures import PLANTED_BAD_GAME, frame, rows_superko
 
-RULESETS = ("jpd_a", "jpd_b", "jpd_tangsong", "chinese", "japanese")
 
 
 def winners_frame(categorical: bool) -> pd.DataFrame:

@@ -20,7 +20,7 @@ from sim import records, runner, stored
 from sim.cli import main as cli
 from sim.config import load_config
 from sim.errors import UserError
-from sim.schema import GAME_SCHEMA
+from sim.schema import GAME_SCHEMA, RULESETS
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG = """\
@@ -239,7 +239,7 @@ def test_default_folder_and_options(config_file, tmp_path, monkeypatch, capsys):
 
 
 def test_summary_counts():
-    rulesets = ("jpd_a", "jpd_b", "jpd_tangsong", "chinese", "japanese")
+    rulesets = RULESETS
     table = pa.table({
         "ending": ["pause", "pause", "four_virtual", "cycle"],
         **{f"winner_{r}": ["B", "W", "B", None] for r in rulesets[:4]},
