@@ -9,7 +9,7 @@ from numba import njit
 
 from sim.board import has_one_liberty, neighbour
 from sim.state import (
-    ACTIONS, BLACK, BORDER, COLOR, CONVERTED, COPY, COPY_LAB, EMPTY, ENDING, FIRST_PV, HEAD,
+    ACTIONS, BLACK, BORDER, COLOR, CONVERTED, COPY, EMPTY, ENDING, FIRST_PV, HEAD,
     INTERIOR, LAB, LAST_REAL, LOST, MOVES, N, PASSES, REAL, REGION, REP_BANS, SEKI, SETUP, ST,
     STACK, STACK2, SUICIDES_, TALLY, VIRT, W, WHITE,
 )
@@ -201,14 +201,13 @@ def equal_stones(g, lab, res):
     White, res[2] = balanced move number, res[3] = 2 * (Black's total - White's total)."""
     n = g.tab[ST, N]
     st = g.tab[ST]
-    board, labels = g.pt[COPY], g.pt[COPY_LAB]
-    for p in range(board.size):
+    board = g.pt[COPY]  # its border stays BORDER (new_state)
+    for i in range(n * n):
+        p = g.pt[INTERIOR, i]
         board[p] = g.pt[COLOR, p]
-        labels[p] = lab[p]
-    lab = labels
     tally = g.tab[TALLY].reshape(-1, 4)
     tally[:6] = 0
-    refill, unplaced, moku, stones, total2, k = tally[0], tally[1], tally[2], tally[3], tally[4], tally[5]
+    refill, left, moku, stones, total2, k = tally[0], tally[1], tally[2], tally[3], tally[4], tally[5]
     s_b = st[REAL] + st[VIRT]
     s_w = st[REAL + 1] + st[VIRT + 1]
     refill[BLACK] = st[LOST] + st[VIRT]
@@ -216,45 +215,38 @@ def equal_stones(g, lab, res):
     missing_b = 0     # a negative move with no Black stone on the board: bookkeeping only
     public_extra = 0
     black_extra = 0
+    taken, taken_label = -1, 0  # the point a negative move empties, and its label then
     if st[FIRST_PV] == WHITE:  # A-negative move: Black pays one point into the public
-        p = _take_black_stone(g, board, lab, WHITE)
-        if p >= 0:
-            lab[p] = PUBLIC
-        else:
+        taken, taken_label = _take_black_stone(g, board, lab, WHITE), PUBLIC
+        if taken < 0:
             missing_b, public_extra = 1, 1
         if s_b == s_w:
             refill[BLACK] += 1  # the stone is refilled into Black's territory
     elif s_b - s_w == 1:  # B-negative move: a Black stone inside Black's territory is taken off
-        p = _take_black_stone(g, board, lab, BLACK)
-        if p >= 0:
-            lab[p] = BLACK
-        else:
+        taken, taken_label = _take_black_stone(g, board, lab, BLACK), BLACK
+        if taken < 0:
             missing_b, black_extra = 1, 1
-    for c in (BLACK, WHITE):
-        left = refill[c]
-        for i in range(n * n):
-            if left == 0:
-                break
-            p = g.pt[INTERIOR, i]
-            if board[p] == EMPTY and lab[p] == c:
-                board[p] = c
-                left -= 1
-        unplaced[c] = left  # overflow: the territory is too small (A§7.1 (3))
+    left[BLACK], left[WHITE] = refill[BLACK], refill[WHITE]
     public = public_extra
-    for i in range(n * n):
+    for i in range(n * n):  # refill each side's own empty points in scan order, and count
         p = g.pt[INTERIOR, i]
-        if board[p] == EMPTY:
-            if lab[p] == PUBLIC:
+        c = board[p]
+        if c == EMPTY:
+            label = taken_label if p == taken else lab[p]
+            if label == PUBLIC:
                 public += 1
-            else:
-                moku[lab[p]] += 1
-        else:
-            stones[board[p]] += 1
+                continue
+            if left[label] == 0:
+                moku[label] += 1
+                continue
+            board[p] = c = label
+            left[label] -= 1
+        stones[c] += 1
     moku[BLACK] += black_extra
     stones[BLACK] -= missing_b
-    for c in (BLACK, WHITE):
-        moku[c] -= unplaced[c]
-        k[c] = stones[c] + unplaced[c] - st[SETUP + c - 1]  # stones each side has played, net
+    for c in (BLACK, WHITE):  # overflow (left[c] > 0): the territory is too small (A§7.1 (3))
+        moku[c] -= left[c]
+        k[c] = stones[c] + left[c] - st[SETUP + c - 1]  # stones each side has played, net
         total2[c] = 2 * (moku[c] + k[c] + st[SETUP + c - 1]) + public
     res[0] = moku[BLACK]
     res[1] = moku[WHITE]

@@ -53,10 +53,10 @@ assert ENDINGS[CYCLE - 1] == "cycle"
  ZOB, _ZOB_W,  # key of (colour, point)
  STACK, STACK2,  # work space: flood fills, lists of chains
  CAND,     # work space: a candidate board (N*N, exact comparisons)
- LAB, REGION, SEKI, COPY, COPY_LAB,  # work space of the scoring
+ LAB, REGION, SEKI, COPY,  # work space of the scoring (COPY: a copy of the board)
  INTERIOR,  # the bordered point of each point y*N + x of sim.coords (first N*N entries)
  PLAIN,     # the point y*N + x of each bordered point (-1 on the border)
- N_PT) = range(23)
+ N_PT) = range(22)
 
 # tab rows, one value per table slot / move number / virtual-stone count
 (ST,  # the scalars above
@@ -89,6 +89,7 @@ def new_state(size: int, repetition: int, suicide: int, max_actions: int, exact:
 
     pt = np.zeros((N_PT, area), np.int64)
     pt[COLOR] = BORDER
+    pt[COPY] = BORDER
     y, x = np.divmod(np.arange(size * size), size)
     pt[INTERIOR, :size * size] = (y + 1) * w + x + 1
     pt[PLAIN] = -1
