@@ -2,34 +2,40 @@
 
 Passes and their conversion, virtual moves, the repetition rule of each mode, the four-virtual
 count per board position, the move cap. The position after move ``m`` (real or virtual,
-converted passes included) is logged as ``tab[LOG_HASH, m]`` (global key: board key xor the
-keys of both virtual-stone counts). The repetition table holds, per mode:
+converted passes included) is logged as ``tab[LOG_KEY, m]``, its key in the sense of the
+repetition rule:
 
-- global_superko, no_result: the global keys since the last virtual move (virtual-stone
-  counts only grow, so no earlier global position can recur; the table is cleared there);
-- board_superko: every board key of the game;
-- situational_superko: board key xor side-to-move key after every move;
-- basic_ko: nothing (the two-move rule reads the log).
+- global_superko, no_result, basic_ko: the global key (board key xor the keys of both
+  virtual-stone counts);
+- board_superko: the board key;
+- situational_superko: the board key xor the key of the side to move.
 
-A hash hit is a ban only after a full comparison in exact mode (``st[EXACT]``).
+A move is compared with the logged positions from st[SEG_START] on: for global_superko and
+no_result the segment starts at the last virtual move (virtual-stone counts only grow, so no
+earlier global position can recur), for the superko modes at the game's start; basic_ko reads
+only the position two moves back. A bit filter (``tab[REP_BITS]``, one bit per logged key of
+the segment, about 1% of its bits set in a typical game) answers "not there" for almost every
+move without touching the log; a set bit makes the segment's log be read. A key match is a
+ban only after a full comparison in exact mode (``st[EXACT]``).
 """
 
+import numpy as np
 from numba import njit
 
 from sim.board import board_after, board_into, clear, key_after, play_stone, put_stone
 from sim.state import (
-    ACTIONS, BASIC_KO, BLACK, BOARD_SUPERKO, CAND, COLOR, CONVERTED, CYCLE, EMPTIES, ENDING, EXACT,
-    FIRST_PV, FOUR_VIRTUAL, FV_COUNT, FV_GEN, FV_KEY, FV_REF, FV_STAMP, GAME_OVER, GEN,
-    GLOBAL_SUPERKO, HASH, HEAD, INTERIOR, KO, LAST_POINT, LAST_REAL, LOG_HASH, LOG_VB, LOG_VW,
-    LOST, MAX_ACTIONS, MOVES, MOVE_LIMIT, N, NO_RESULT, N_EMPTY, N_ST, OCCUPIED, OK, OK_CYCLE,
-    PASSES, PAUSE, PENDING_PASS, PLIB, REAL, REP, REP_KEY, REP_REF, REP_STAMP, SETUP, SIDEKEY,
-    SITUATIONAL_SUPERKO, ST, SUIC, SUICIDE, SUICIDES_, SUICIDE_NONE, SUPERKO, TO_MOVE, VIRT, VKEY,
+    ACTIONS, BASIC_KO, BLACK, BOARD_SUPERKO, CAND, COLOR, CONVERTED, CYCLE, EMPTIES, ENDING, EXACT, FIRST_PV,
+    FOUR_VIRTUAL, FV_COUNT, FV_GEN, FV_KEY, FV_REF, FV_STAMP, GAME_OVER, GLOBAL_SUPERKO, HASH,
+    HEAD, INTERIOR, KO, LAST_POINT, LAST_REAL, LOG_KEY, LOG_VB, LOG_VW, LOST, MAX_ACTIONS, MOVES,
+    MOVE_LIMIT, N, NO_RESULT, N_EMPTY, N_ST, OCCUPIED, OK, OK_CYCLE, PASSES, PAUSE, PENDING_PASS,
+    PLIB, REAL, REP, REP_BITS, SEG_START, SETUP, SIDEKEY, SITUATIONAL_SUPERKO, ST, SUIC, SUICIDE,
+    SUICIDES_, SUICIDE_NONE, SUPERKO, TO_MOVE, VIRT, VKEY,
 )
 
 PASS, VIRTUAL = -1, -2
 
 
-# ---- position keys and the exact log -------------------------------------------------------
+# ---- position keys, the log and its filter ------------------------------------------------
 
 @njit(cache=True, _nrt=False, inline="always")
 def global_key(g, board_key, vb, vw):
@@ -37,14 +43,44 @@ def global_key(g, board_key, vb, vw):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _log_position(g):
-    """Log the position after move st[MOVES]."""
-    m = g.tab[ST, MOVES]
-    g.tab[LOG_HASH, m] = global_key(g, g.tab[ST, HASH], g.tab[ST, VIRT], g.tab[ST, VIRT + 1])
-    if g.tab[ST, EXACT]:
+def _filter_bit(g, key):
+    """(word, bit) of ``key`` in the filter: its first cap/8 words, bits 1-6 pick the bit (bit 0
+    of a key is the parity of the number of stone keys in it)."""
+    return (key >> 7) & ((g.tab.shape[1] >> 3) - 1), np.int64(1) << ((key >> 1) & 63)
+
+
+@njit(cache=True, _nrt=False)
+def _forget(g, start, stop):
+    """Clear the filter bits of the positions ``start`` to ``stop - 1`` of the log (the whole
+    segment: a bit two keys share goes too)."""
+    for m in range(start, stop):
+        word, bit = _filter_bit(g, g.tab[LOG_KEY, m])
+        g.tab[REP_BITS, word] &= ~bit
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _record(g, virtual):
+    """Log the position after move st[MOVES] (its key, and in exact mode its board and
+    virtual stones) and enter it into the filter; a virtual move starts a new segment for
+    global_superko and no_result."""
+    st = g.tab[ST]
+    m = st[MOVES]
+    rep = st[REP]
+    key = st[HASH]
+    if rep == SITUATIONAL_SUPERKO:
+        key ^= st[SIDEKEY + (m & 1)]
+    elif rep != BOARD_SUPERKO:
+        key = global_key(g, key, st[VIRT], st[VIRT + 1])
+    if virtual and (rep == GLOBAL_SUPERKO or rep == NO_RESULT):
+        _forget(g, st[SEG_START], m)
+        st[SEG_START] = m
+    g.tab[LOG_KEY, m] = key
+    word, bit = _filter_bit(g, key)
+    g.tab[REP_BITS, word] |= bit
+    if st[EXACT]:
         board_into(g, g.log_board[m])
-        g.tab[LOG_VB, m] = g.tab[ST, VIRT]
-        g.tab[LOG_VW, m] = g.tab[ST, VIRT + 1]
+        g.tab[LOG_VB, m] = st[VIRT]
+        g.tab[LOG_VW, m] = st[VIRT + 1]
 
 
 @njit(cache=True, _nrt=False)
@@ -57,7 +93,7 @@ def _same_board(g, board, m):
 
 @njit(cache=True, _nrt=False)
 def _same_position(g, move, m, m_next):
-    """Exact mode, on a hash match: whether the logged position ``m`` is the position that
+    """Exact mode, on a key match: whether the logged position ``m`` is the position that
     ``move`` (point, colour, kind of ``key_after``) creates as move ``m_next``, in the sense of
     the repetition rule. The candidate board is built here, only when a key matches."""
     board = g.pt[CAND]
@@ -72,38 +108,20 @@ def _same_position(g, move, m, m_next):
     return g.tab[LOG_VB, m] == g.tab[ST, VIRT] and g.tab[LOG_VW, m] == g.tab[ST, VIRT + 1]
 
 
-# ---- open-addressing tables, cleared by a generation stamp ---------------------------------
-
 @njit(cache=True, _nrt=False, inline="always")
-def _rep_find(g, key, move, m_next):
-    """Whether the repetition table holds the position (exact mode: compared in full)."""
-    tab = g.tab
-    mask = tab.shape[1] - 1
-    i = key & mask
-    gen = g.tab[ST, GEN]
-    while tab[REP_STAMP, i] == gen:
-        if tab[REP_KEY, i] == key and (not g.tab[ST, EXACT]
-                                       or _same_position(g, move, tab[REP_REF, i], m_next)):
+def _repeats(g, key, move, m_next):
+    """Whether a position of the segment has ``key`` (exact mode: is, compared in full)."""
+    word, bit = _filter_bit(g, key)
+    if g.tab[REP_BITS, word] & bit == 0:
+        return False
+    for m in range(g.tab[ST, SEG_START], g.tab[ST, MOVES] + 1):
+        if g.tab[LOG_KEY, m] == key and (not g.tab[ST, EXACT]
+                                         or _same_position(g, move, m, m_next)):
             return True
-        i = (i + 1) & mask
     return False
 
 
-@njit(cache=True, _nrt=False, inline="always")
-def _rep_insert(g, key):
-    tab = g.tab
-    mask = tab.shape[1] - 1
-    i = key & mask
-    gen = g.tab[ST, GEN]
-    while tab[REP_STAMP, i] == gen:
-        if tab[REP_KEY, i] == key and not g.tab[ST, EXACT]:
-            return
-        i = (i + 1) & mask
-    tab[REP_STAMP, i] = gen
-    tab[REP_KEY, i] = key
-    if g.tab[ST, EXACT]:  # a third cache line written a move: only where it is read
-        tab[REP_REF, i] = g.tab[ST, MOVES]
-
+# ---- the four-virtual table: open addressing, cleared by a generation stamp ----------------
 
 @njit(cache=True, _nrt=False)
 def _count_virtual(g):
@@ -127,23 +145,6 @@ def _count_virtual(g):
     return 1
 
 
-@njit(cache=True, _nrt=False, inline="always")
-def _record(g, virtual):
-    """Log the position after a move and enter it into the repetition table."""
-    _log_position(g)
-    rep = g.tab[ST, REP]
-    m = g.tab[ST, MOVES]
-    if rep == GLOBAL_SUPERKO or rep == NO_RESULT:
-        if virtual:
-            g.tab[ST, GEN] += 1
-        _rep_insert(g, g.tab[LOG_HASH, m])
-    elif rep == BOARD_SUPERKO:
-        if not virtual:
-            _rep_insert(g, g.tab[ST, HASH])
-    elif rep == SITUATIONAL_SUPERKO:
-        _rep_insert(g, g.tab[ST, HASH] ^ g.tab[ST, SIDEKEY + (m & 1)])
-
-
 # ---- a game ----------------------------------------------------------------------------------
 
 @njit(cache=True, _nrt=False)
@@ -152,6 +153,7 @@ def reset(g, setup):
     move. Returns the point index (y*N+x) of a setup stone whose chain has no liberty, or -1."""
     st = g.tab[ST]
     n = st[N]
+    _forget(g, st[SEG_START], st[MOVES] + 1)  # the last game's positions
     clear(g)
     st[SETUP] = 0
     st[SETUP + 1] = 0
@@ -166,7 +168,6 @@ def reset(g, setup):
             return i
     st[TO_MOVE:N_ST] = 0
     st[TO_MOVE] = BLACK
-    st[GEN] += 1
     st[FV_GEN] += 1
     _record(g, False)
     return -1
@@ -193,13 +194,13 @@ def judge(g, p, c, converted):
         key = global_key(g, key, g.tab[ST, VIRT], g.tab[ST, VIRT + 1])
     move = (p, c, kind)
     if rep == NO_RESULT or rep == BASIC_KO:
-        if m >= 1 and g.tab[LOG_HASH, m - 1] == key and (
+        if m >= 1 and g.tab[LOG_KEY, m - 1] == key and (
                 not g.tab[ST, EXACT] or _same_position(g, move, m - 1, m_next)):
             return KO
         if rep == BASIC_KO:
             return OK
-        return OK_CYCLE if _rep_find(g, key, move, m_next) else OK
-    if _rep_find(g, key, move, m_next):
+        return OK_CYCLE if _repeats(g, key, move, m_next) else OK
+    if _repeats(g, key, move, m_next):
         return SUPERKO
     return OK
 

@@ -34,10 +34,10 @@ PAUSE, FOUR_VIRTUAL, CYCLE, MOVE_LIMIT = 1, 2, 3, 4
 assert ENDINGS[CYCLE - 1] == "cycle"
 
 # tab[ST]: scalars (the fields from TO_MOVE on are zeroed at the start of every game)
-(N, W, REP, SUIC, MAX_ACTIONS, EXACT, SIDEKEY, _SIDEKEY_W, HASH, GEN, FV_GEN, N_EMPTY, SETUP,
+(N, W, REP, SUIC, MAX_ACTIONS, EXACT, SIDEKEY, _SIDEKEY_W, HASH, FV_GEN, N_EMPTY, SETUP,
  _SETUP_W, TO_MOVE, PENDING_PASS, VIRT, _VIRT_W, ACTIONS, MOVES, REAL, _REAL_W, PASSES,
  CONVERTED, LOST, _LOST_W, SUICIDES_, _SUICIDES_W, FIRST_PV, LAST_REAL, LAST_POINT,
- _LAST_POINT_W, ENDING, REP_BANS, N_ST) = range(35)
+ _LAST_POINT_W, ENDING, REP_BANS, SEG_START, N_ST) = range(35)
 
 # pt rows, one value per point of the bordered board
 (COLOR,    # EMPTY/BLACK/WHITE/BORDER
@@ -60,13 +60,13 @@ assert ENDINGS[CYCLE - 1] == "cycle"
 
 # tab rows, one value per table slot / move number / virtual-stone count
 (ST,  # the scalars above
- REP_KEY, REP_STAMP, REP_REF,  # repetition table: open addressing, stamped by st[GEN]
+ REP_BITS,  # repetition filter: one bit per key of the positions compared with (first cap/8 words)
  FV_KEY, FV_STAMP, FV_COUNT, FV_REF,  # four-virtual table: board key -> virtual moves at it
  VKEY, _VKEY_W,  # key of (colour, number of its virtual stones)
- LOG_HASH,  # global key of the position after each move
+ LOG_KEY,  # key of the position after each move, in the repetition rule's sense
  LOG_VB, LOG_VW,  # virtual stones after each move (exact mode)
  TALLY,  # work space of the scoring: small counters, 4 to a tally (tab[TALLY].reshape(-1, 4))
- N_TAB) = range(15)
+ N_TAB) = range(13)
 
 State = namedtuple("State", [
     "pt",         # int64[N_PT, W*W]
