@@ -116,7 +116,8 @@ def _remove_chain(g, h):
 @njit(cache=True, _nrt=False, inline="always")
 def put_stone(g, p, c):
     """Place a stone of colour ``c`` on the empty point ``p`` and merge it with its friends;
-    no captures (setup positions use this directly)."""
+    no captures (setup positions use this directly). Returns whether an opponent chain has
+    lost its last liberty."""
     pt = g.pt
     color = pt[COLOR]
     w = g.tab[ST, W]
@@ -135,15 +136,21 @@ def put_stone(g, p, c):
     pt[LIBSUM, p] = 0
     pt[LIBSQ, p] = 0
     pt[CHASH, p] = key
+    dead = False
     for side in range(4):
         q = neighbour(p, w, side)
         cq = color[q]
         if cq == EMPTY:
             _add_lib(pt, pt[HEAD, p], q, 1)
         elif cq == BLACK or cq == WHITE:
-            _add_lib(pt, pt[HEAD, q], p, -1)
-            if cq == c and pt[HEAD, q] != pt[HEAD, p]:
-                _merge(pt, pt[HEAD, q], pt[HEAD, p])
+            h = pt[HEAD, q]
+            _add_lib(pt, h, p, -1)
+            if cq == c:
+                if h != pt[HEAD, p]:
+                    _merge(pt, h, pt[HEAD, p])
+            elif pt[PLIB, h] == 0:
+                dead = True
+    return dead
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -151,12 +158,12 @@ def play_stone(g, p, c):
     """Play colour ``c`` at the empty point ``p``: capture opponent chains without liberty,
     else remove the own chain if it has none (suicide). Returns (captured, suicided) stones."""
     w = g.tab[ST, W]
-    put_stone(g, p, c)
     captured = 0
-    for side in range(4):
-        q = neighbour(p, w, side)
-        if g.pt[COLOR, q] == 3 - c and g.pt[PLIB, g.pt[HEAD, q]] == 0:
-            captured += _remove_chain(g, g.pt[HEAD, q])
+    if put_stone(g, p, c):  # a capture: the chains without liberty go, in side order
+        for side in range(4):
+            q = neighbour(p, w, side)
+            if g.pt[COLOR, q] == 3 - c and g.pt[PLIB, g.pt[HEAD, q]] == 0:
+                captured += _remove_chain(g, g.pt[HEAD, q])
     suicided = 0
     if captured == 0 and g.pt[PLIB, g.pt[HEAD, p]] == 0:
         suicided = _remove_chain(g, g.pt[HEAD, p])
