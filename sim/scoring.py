@@ -9,9 +9,9 @@ from numba import njit
 
 from sim.board import has_one_liberty, neighbour
 from sim.state import (
-    ACTIONS, BLACK, BORDER, COLOR, CONVERTED, COPY, EMPTY, ENDING, FIRST_PV, HEAD,
-    INTERIOR, LAB, LAST_REAL, LOST, MOVES, N, PASSES, REAL, REGION, REP_BANS, SEKI, SETUP, ST,
-    STACK, STACK2, SUICIDES_, TALLY, VIRT, W, WHITE,
+    ACTIONS, BLACK, BORDER, COLOR, CONVERTED, COPY, EMPTIES, EMPTY, ENDING, FIRST_PV, HEAD,
+    INTERIOR, LAB, LAST_REAL, LOST, MOVES, N, N_EMPTY, PASSES, REAL, REGION, REP_BANS, SEKI,
+    SETUP, ST, STACK, STACK2, SUICIDES_, TALLY, VIRT, W, WHITE,
 )
 
 PUBLIC = 3  # label of a public / neutral empty point (BLACK and WHITE label owned points)
@@ -73,17 +73,20 @@ def ownership(g, region, lab, stones, regions, labels):
     empty points, that belong to the one colour they touch, else are public. A region that
     borders one colour has no such point, so only regions bordering both are split again."""
     n, w = g.tab[ST, N], g.tab[ST, W]
+    color = g.pt[COLOR]
     region[:] = 0
-    stones[:] = 0
     regions[:] = 0
     labels[:] = 0
+    black = white = 0
+    for y in range(1, n + 1):  # the stones, row by row, without a branch
+        for p in range(y * w + 1, y * w + n + 1):
+            black += color[p] == BLACK
+            white += color[p] == WHITE
+    stones[:] = 0
+    stones[BLACK], stones[WHITE] = black, white
     stack, inner = g.pt[STACK], g.pt[STACK2]
-    for i in range(n * n):
-        p = g.pt[INTERIOR, i]
-        c = g.pt[COLOR, p]
-        if c != EMPTY:
-            stones[c] += 1
-            continue
+    for i in range(g.tab[ST, N_EMPTY]):  # the empty points: the regions and their labels
+        p = g.pt[EMPTIES, i]
         if region[p] != 0:
             continue
         k, seen = _flood(g, p, region, stack)
@@ -134,29 +137,31 @@ def japanese_territory(g, region, owned, terr):
     none). Seeds: owned stones in atari and owned points next to a dame (only stones can be:
     an empty point next to a dame is in its region); every owned point connected to a seed
     through points of the same owner is in seki and counts nothing."""
-    n, w = g.tab[ST, N], g.tab[ST, W]
+    w = g.tab[ST, W]
     seki = g.pt[SEKI]
     stack = g.pt[STACK]
     seki[:] = 0
     terr[1] = owned[1]
     terr[2] = owned[2]
     k = 0
-    for i in range(n * n):
-        p = g.pt[INTERIOR, i]
-        c = g.pt[COLOR, p]
-        if c == EMPTY:
-            if region[p] != PUBLIC:
+    for i in range(g.tab[ST, N_EMPTY]):  # every chain in atari has its liberty among these
+        e = g.pt[EMPTIES, i]
+        dame = region[e] == PUBLIC
+        for side in range(4):
+            q = neighbour(e, w, side)
+            c = g.pt[COLOR, q]
+            if c != BLACK and c != WHITE:
                 continue
-            for side in range(4):  # a dame: its stone neighbours are seeds
-                q = neighbour(p, w, side)
-                if _japanese_owner(g, region, q) != 0 and not seki[q]:
-                    seki[q] = 1
-                    stack[k] = q
-                    k += 1
-        elif g.pt[HEAD, p] == p and not seki[p] and has_one_liberty(g.pt, p):
-            seki[p] = 1  # a chain in atari: its head is a seed (the rest is connected)
-            stack[k] = p
-            k += 1
+            if dame:  # a stone next to a dame is a seed
+                s = q
+            elif has_one_liberty(g.pt, g.pt[HEAD, q]):
+                s = g.pt[HEAD, q]  # a chain in atari: its head is a seed (the rest is connected)
+            else:
+                continue
+            if not seki[s]:
+                seki[s] = 1
+                stack[k] = s
+                k += 1
     while k > 0:
         k -= 1
         p = stack[k]
