@@ -10,7 +10,7 @@ from numba import njit
 from sim.board import has_one_liberty, neighbour
 from sim.state import (
     ACTIONS, BLACK, BORDER, COLOR, CONVERTED, COPY, EMPTIES, EMPTY, ENDING, FIRST_PV, HEAD,
-    INTERIOR, LAB, LAST_REAL, LOST, MOVES, N, N_EMPTY, PASSES, REAL, REGION, REP_BANS, SEKI,
+    LAB, LAST_REAL, LOST, MOVES, N, N_EMPTY, PASSES, REAL, REGION, REP_BANS, SEKI,
     SETUP, ST, STACK, STACK2, SUICIDES_, TALLY, VIRT, W, WHITE,
 )
 
@@ -55,6 +55,17 @@ def _flood(g, start, lab, stack):
     return k, seen
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _count_stones(board, n, w):
+    """(Black, White) stones on ``board`` (a bordered N x N board), row by row, no branch."""
+    black = white = 0
+    for y in range(1, n + 1):
+        for p in range(y * w + 1, y * w + n + 1):
+            black += board[p] == BLACK
+            white += board[p] == WHITE
+    return black, white
+
+
 @njit(cache=True, _nrt=False)
 def _owner(seen):
     return seen if seen == BLACK or seen == WHITE else PUBLIC
@@ -73,17 +84,11 @@ def ownership(g, region, lab, stones, regions, labels):
     empty points, that belong to the one colour they touch, else are public. A region that
     borders one colour has no such point, so only regions bordering both are split again."""
     n, w = g.tab[ST, N], g.tab[ST, W]
-    color = g.pt[COLOR]
     region[:] = 0
     regions[:] = 0
     labels[:] = 0
-    black = white = 0
-    for y in range(1, n + 1):  # the stones, row by row, without a branch
-        for p in range(y * w + 1, y * w + n + 1):
-            black += color[p] == BLACK
-            white += color[p] == WHITE
     stones[:] = 0
-    stones[BLACK], stones[WHITE] = black, white
+    stones[BLACK], stones[WHITE] = _count_stones(g.pt[COLOR], n, w)
     stack, inner = g.pt[STACK], g.pt[STACK2]
     for i in range(g.tab[ST, N_EMPTY]):  # the empty points: the regions and their labels
         p = g.pt[EMPTIES, i]
@@ -178,38 +183,55 @@ def japanese_territory(g, region, owned, terr):
 
 @njit(cache=True, _nrt=False)
 def _take_black_stone(g, board, lab, want):
-    """Take a Black stone off ``board`` (a copy): the first one next to a point whose colour
-    (stones) or label (empty points) is ``want``, else any; returns its point or -1."""
+    """Take a Black stone off ``board`` (a copy): the first one in scan order next to a point
+    whose colour (stones) or label (empty points) is ``want``, else the first; returns its
+    point or -1."""
     n, w = g.tab[ST, N], g.tab[ST, W]
     fallback = -1
-    for i in range(n * n):
-        p = g.pt[INTERIOR, i]
-        if board[p] != BLACK:
-            continue
-        if fallback < 0:
-            fallback = p
-        for side in range(4):
-            q = neighbour(p, w, side)
-            if board[q] == want or (board[q] == EMPTY and lab[q] == want):
-                board[p] = EMPTY
-                return p
+    for y in range(1, n + 1):
+        for p in range(y * w + 1, y * w + n + 1):
+            if board[p] != BLACK:
+                continue
+            if fallback < 0:
+                fallback = p
+            for side in range(4):
+                q = neighbour(p, w, side)
+                if board[q] == want or (board[q] == EMPTY and lab[q] == want):
+                    board[p] = EMPTY
+                    return p
     if fallback >= 0:
         board[fallback] = EMPTY
     return fallback
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _refill(board, p, label, left, moku):
+    """The empty point ``p`` of the copy, owned by ``label``: a stone of its owner goes there
+    while that side has stones left to refill, else it is one of its owner's 目; returns 1 for
+    a public point (left empty), else 0."""
+    if label == PUBLIC:
+        return 1
+    if left[label] > 0:
+        board[p] = label
+        left[label] -= 1
+    else:
+        moku[label] += 1
+    return 0
 
 
 @njit(cache=True, _nrt=False)
 def equal_stones(g, lab, res):
     """The literal equal-stones count (A§7.1, A'§7.1, RULES.md §7.2) on a copy of the board,
     with JPD labels ``lab``: balance the move numbers (A- or B-negative move), refill lost and
-    virtual stones into own territory, then count. Writes res[0..1] = moku of Black and
-    White, res[2] = balanced move number, res[3] = 2 * (Black's total - White's total)."""
-    n = g.tab[ST, N]
+    virtual stones into own territory, then count the copy. Writes res[0..1] = moku of Black
+    and White, res[2] = balanced move number, res[3] = 2 * (Black's total - White's total)."""
+    n, w = g.tab[ST, N], g.tab[ST, W]
     st = g.tab[ST]
     board = g.pt[COPY]  # its border stays BORDER (new_state)
-    for i in range(n * n):
-        p = g.pt[INTERIOR, i]
-        board[p] = g.pt[COLOR, p]
+    color = g.pt[COLOR]
+    for y in range(1, n + 1):
+        for p in range(y * w + 1, y * w + n + 1):
+            board[p] = color[p]
     tally = g.tab[TALLY].reshape(-1, 4)
     tally[:6] = 0
     refill, left, moku, stones, total2, k = tally[0], tally[1], tally[2], tally[3], tally[4], tally[5]
@@ -233,20 +255,12 @@ def equal_stones(g, lab, res):
             missing_b, black_extra = 1, 1
     left[BLACK], left[WHITE] = refill[BLACK], refill[WHITE]
     public = public_extra
-    for i in range(n * n):  # refill each side's own empty points in scan order, and count
-        p = g.pt[INTERIOR, i]
-        c = board[p]
-        if c == EMPTY:
-            label = taken_label if p == taken else lab[p]
-            if label == PUBLIC:
-                public += 1
-                continue
-            if left[label] == 0:
-                moku[label] += 1
-                continue
-            board[p] = c = label
-            left[label] -= 1
-        stones[c] += 1
+    for i in range(st[N_EMPTY]):  # refill the board's empty points, then the taken stone's
+        p = g.pt[EMPTIES, i]
+        public += _refill(board, p, lab[p], left, moku)
+    if taken >= 0:
+        public += _refill(board, taken, taken_label, left, moku)
+    stones[BLACK], stones[WHITE] = _count_stones(board, n, w)  # count the refilled copy
     moku[BLACK] += black_extra
     stones[BLACK] -= missing_b
     for c in (BLACK, WHITE):  # overflow (left[c] > 0): the territory is too small (A§7.1 (3))
