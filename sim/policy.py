@@ -1,8 +1,8 @@
 """Players and their random numbers.
 
 Random numbers: SplitMix64. A game's stream starts at ``mix(mix(seed) + game_id)`` (``mix``
-is SplitMix64's finaliser), so a game depends on the run seed and its id alone, whichever
-worker or shard plays it.
+is SplitMix64's finaliser; ``start_stream``), so a game depends on the run seed and its id
+alone, whichever worker or shard plays it.
 
 Players (``sim.schema.POLICIES``), each with a voluntary virtual move with probability
 ``virtual_rate`` before it chooses:
@@ -36,15 +36,19 @@ def mix(z):
 
 
 @njit(cache=True, _nrt=False)
-def game_stream(seed, game_id):
-    """The starting state of a game's random stream."""
-    return mix(mix(np.uint64(seed)) + np.uint64(game_id))
+def start_stream(rng, seed, game_id):
+    """Start a game's random stream in ``rng`` (two words: the SplitMix64 state, and the next
+    output, drawn one step ahead so that mixing it is off the path of the move being chosen)."""
+    rng[0] = mix(mix(np.uint64(seed)) + np.uint64(game_id)) + _GAMMA
+    rng[1] = mix(rng[0])
 
 
 @njit(cache=True, _nrt=False)
 def _next(rng):
+    out = rng[1]
     rng[0] += _GAMMA
-    return mix(rng[0])
+    rng[1] = mix(rng[0])
+    return out
 
 
 @njit(cache=True, _nrt=False)

@@ -11,7 +11,7 @@ from numba import njit
 from sim.game import check_rules
 from sim.history import apply_action, reset
 from sim.outcome import columns, outcome_arrays
-from sim.policy import capture_move, game_stream, random_move
+from sim.policy import capture_move, random_move, start_stream
 from sim.schema import POLICIES, REPETITIONS, SUICIDES, resolve_komi
 from sim.scoring import R_REP_BANS, RAW_FIELDS, outcome_row
 from sim.state import ENDING, PLAIN, ST, TO_MOVE, new_state
@@ -26,7 +26,7 @@ def play_games(g, seed, game_ids, policies, virtual_rate, rows, moves, offsets, 
     ``rows``. If ``moves`` is not empty, every action goes there (sim.coords encoding), game j
     at ``moves[offsets[j]:offsets[j+1]]``; the call stops early, returning the number of
     games played, when ``moves`` might not hold the next game. ``setup`` (N*N zeros, the
-    empty board) and ``rng`` (one word) are work arrays: the kernel allocates nothing, so no
+    empty board) and ``rng`` (two words) are work arrays: the kernel allocates nothing, so no
     reference counting runs in its loop."""
     record = moves.size > 0
     cap = g.tab.shape[1]  # > the longest game
@@ -35,7 +35,7 @@ def play_games(g, seed, game_ids, policies, virtual_rate, rows, moves, offsets, 
         if record and pos + cap > moves.size:
             return j
         reset(g, setup)
-        rng[0] = game_stream(seed, game_ids[j])
+        start_stream(rng, seed, game_ids[j])
         while g.tab[ST, ENDING] == 0:
             if policies[g.tab[ST, TO_MOVE] - 1] == CAPTURE:
                 action, code = capture_move(g, rng, virtual_rate)
@@ -70,7 +70,7 @@ def play_batch(*, size, repetition, suicide, max_actions, policy_b, policy_w, vi
     offsets = np.zeros(ids.size + 1, np.int64)
     chunks = []
     done = 0
-    setup, rng = np.zeros(size * size, np.int8), np.zeros(1, np.uint64)
+    setup, rng = np.zeros(size * size, np.int8), np.zeros(2, np.uint64)
     while done < ids.size:
         buffer = np.empty(max(1 << 20, 4 * g.tab.shape[1]) if record_moves else 0, np.int16)
         offsets[done] = 0

@@ -6,7 +6,7 @@ import pytest
 
 from sim.coords import PASS, format_action, parse_action
 from sim.game import Game
-from sim.policy import capture_move, fills_own_eye, game_stream, random_move
+from sim.policy import capture_move, fills_own_eye, random_move, start_stream
 from tests.conftest import new_game
 
 
@@ -17,7 +17,9 @@ def point_of(game, bordered):
 
 
 def rng(game_id=0):
-    return np.array([game_stream(7, game_id)], dtype=np.uint64)
+    state = np.zeros(2, np.uint64)
+    start_stream(state, 7, game_id)
+    return state
 
 
 EYES = """
