@@ -6,12 +6,14 @@ How a run goes:
    (seed, game id), so the game ids ``0 .. games-1`` are cut into shards of ``shard_size`` and
    the shards are played in any order by any number of worker processes (``spawn`` context),
    each calling ``sim.simulate.play_batch`` on a shard and writing it (temp name, then rename).
-2. The parent hands out shards one at a time over a private pipe per worker and gathers the
-   workers' log records through the same pipes into ``<run>/run.log``; a tqdm bar shows
-   games/s and the ETA. (multiprocessing-logging's ``install_mp_handler`` serves only forked
-   children: it asserts the "fork" start method, and Python refuses to share its fork-context
-   queue with "spawn" workers; private pipes also leave no lock that a killed worker could
-   hold.)
+2. The parent hands out shards one at a time over a private pipe per worker; the workers' log
+   records come back through the same pipes and, with the parent's own, go to
+   ``<run>/run.log`` through multiprocessing-logging's ``MultiProcessingHandler``: one thread
+   of the parent writes the file, in the order the records arrive. A tqdm bar shows games/s
+   and the ETA. (The workers do not put records on that handler's queue themselves: it is
+   made in the "fork" context, which Python refuses to share with "spawn" workers, and its
+   shared write lock would be left held by a worker killed mid-record, silencing the others;
+   a private pipe per worker has no such lock.)
 3. Ctrl-C (or SIGTERM) terminates the workers, removes their temporary files, marks the
    manifest "interrupted" and says how to resume. A worker that dies or fails is reported with
    its shard; the run then ends with the list of missing shards and exit status 1.
@@ -45,6 +47,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
+from multiprocessing_logging import MultiProcessingHandler
 
 from sim import records
 from sim.config import RunConfig, config_from_dict, load_config
@@ -431,7 +434,8 @@ def _run_locked(cfg, run_dir, workers, resume, progress, config_file, scheduler)
     done = set(state.done) if state else set()
     pending = [i for i in range(cfg.n_shards) if i not in done]
 
-    handler = logging.FileHandler(run_dir / records.LOG, encoding="utf-8")
+    handler = MultiProcessingHandler(
+        "jpdsim-run-log", sub_handler=logging.FileHandler(run_dir / records.LOG, encoding="utf-8"))
     handler.setFormatter(logging.Formatter(_LOG_FORMAT))
     top = logging.getLogger("jpdsim")
     old_level = top.level

@@ -66,6 +66,7 @@ def test_reference_run(reference, config_file):
     assert m["seconds"] > 0 and m["throughput_games_per_s"] > 0
     log = (out / "run.log").read_text()
     assert "worker-1" in log and "shard 3: 30 games" in log  # worker records reach run.log
+    assert log.rstrip().endswith("4 of 4 shards written")  # the parent's last line, drained
 
 
 def test_rows_do_not_depend_on_workers_or_shards(reference, config_file, tmp_path, capsys):
