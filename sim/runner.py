@@ -475,7 +475,8 @@ def _run_locked(cfg, run_dir, workers, resume, progress, config_file, scheduler)
         elif pending:
             bar.set_postfix_str("starting workers (a first run compiles the engine)")
             pool = _Pool(cfg, run_dir, workers, pending, on_done, result.failures)
-            pool.run()
+            import pandas  # noqa: F401 - pyarrow's Parquet reader loads it for the final check
+            pool.run()     # (0.2 s): here it loads while the workers start, not after they end
     except KeyboardInterrupt as err:
         result.interrupted = True
         log.warning("%s: stopping the workers", "terminated" if isinstance(err, _Terminated)
