@@ -7,8 +7,8 @@ that made the 9x9 playout 1.4x faster, at the price of a longer first compile.
 
 Points live on a flat board with a one-point border: the point ``y*N + x`` of ``sim.coords``
 is ``(y+1)*(N+2) + x+1`` here (rows INTERIOR and PLAIN of ``pt`` translate). ``pt`` holds one
-row per per-point array (the board's colours too), ``tab`` the scalars (row ST), the hash
-tables and the per-move logs, at the indices below; per-colour entries are pairs
+row per per-point array (the board's colours too), ``tab`` the scalars (row ST), the
+repetition filter, the four-virtual table and the per-move logs, at the indices below; per-colour entries are pairs
 (``REAL + colour - 1``). Keys are int64 bit patterns. One state serves every game of a batch:
 ``history.reset`` clears what a game needs.
 """
