@@ -38,8 +38,16 @@ PASS, VIRTUAL = -1, -2
 # ---- position keys, the log and its filter ------------------------------------------------
 
 @njit(cache=True, _nrt=False, inline="always")
-def global_key(g, board_key, vb, vw):
-    return board_key ^ g.tab[VKEY, vb] ^ g.tab[VKEY + 1, vw]
+def _rule_key(g, board_key, m):
+    """The key, in the sense of the repetition rule, of the position with the board key
+    ``board_key`` and the current virtual stones as move ``m``."""
+    st = g.tab[ST]
+    rep = st[REP]
+    if rep == SITUATIONAL_SUPERKO:
+        return board_key ^ st[SIDEKEY + (m & 1)]
+    if rep == BOARD_SUPERKO:
+        return board_key
+    return board_key ^ g.tab[VKEY, st[VIRT]] ^ g.tab[VKEY + 1, st[VIRT + 1]]  # global key
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -66,11 +74,7 @@ def _record(g, virtual):
     st = g.tab[ST]
     m = st[MOVES]
     rep = st[REP]
-    key = st[HASH]
-    if rep == SITUATIONAL_SUPERKO:
-        key ^= st[SIDEKEY + (m & 1)]
-    elif rep != BOARD_SUPERKO:
-        key = global_key(g, key, st[VIRT], st[VIRT + 1])
+    key = _rule_key(g, st[HASH], m)
     if virtual and (rep == GLOBAL_SUPERKO or rep == NO_RESULT):
         _forget(g, st[SEG_START], m)
         st[SEG_START] = m
@@ -188,10 +192,7 @@ def judge(g, p, c, converted):
         return OK  # right after a virtual move no earlier global position can recur
     m = g.tab[ST, MOVES]
     m_next = m + converted + 1  # the move number of the position this move creates
-    if rep == SITUATIONAL_SUPERKO:
-        key ^= g.tab[ST, SIDEKEY + (m_next & 1)]
-    elif rep != BOARD_SUPERKO:
-        key = global_key(g, key, g.tab[ST, VIRT], g.tab[ST, VIRT + 1])
+    key = _rule_key(g, key, m_next)
     move = (p, c, kind)
     if rep == NO_RESULT or rep == BASIC_KO:
         if m >= 1 and g.tab[LOG_KEY, m - 1] == key and (
