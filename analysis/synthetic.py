@@ -18,13 +18,16 @@ import pyarrow as pa
 
 from sim import records
 from sim.config import RunConfig, config_from_dict
-from sim.schema import DEFAULT_KOMI, GAME_SCHEMA, NO_WINNER_ENDINGS, RULESET_SCORE, RULESETS, SCHEMA_VERSION
+from sim.schema import (
+    DEFAULT_KOMI, GAME_SCHEMA, NO_WINNER_ENDINGS, RULESET_SCORE, RULESETS, SCHEMA_VERSION, resolve_komi,
+)
+
 
 def results(cols: dict, komi: dict | None = None) -> dict:
     """margin_R and winner_R for every ruleset (``sim.schema.RULESET_SCORE``) from the raw
     differences, the triggers and the ending (arrays in ``cols``); winners are object arrays
     of "B"/"W"/"draw"/None."""
-    komi = {**DEFAULT_KOMI, **(komi or {})}
+    komi = resolve_komi(komi)
     no_winner = np.isin(np.asarray(cols["ending"], dtype=object), NO_WINNER_ENDINGS)
     out = {}
     for r, (diff, extra) in RULESET_SCORE.items():
@@ -47,7 +50,7 @@ def games_table(rows: Sequence[dict] | pd.DataFrame, komi: dict | None = None) -
     derived (``results``) unless given; other numbers 0."""
     df = pd.DataFrame(list(rows) if not isinstance(rows, pd.DataFrame) else rows).copy()
     n = len(df)
-    komi = {**DEFAULT_KOMI, **(komi or {})}
+    komi = resolve_komi(komi)
 
     def fill(col, value):
         """Set ``col`` where it is absent or null to ``value`` (scalar, array or f(df))."""
@@ -110,7 +113,7 @@ def random_games(n: int, *, board_size: int = 9, repetition: str = "global_super
     """``n`` plausible random games (consistent counts, areas, triggers, margins and winners)
     with game ids ``first_game_id ..``; ``seed`` is the run seed (and the ``seed`` column)."""
     rng = np.random.default_rng([seed, first_game_id])
-    komi = {**DEFAULT_KOMI, **(komi or {})}
+    komi = resolve_komi(komi)
     N2 = board_size * board_size
     i32 = np.int32
     # ending
