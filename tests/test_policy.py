@@ -6,20 +6,45 @@ import pytest
 
 from sim.coords import PASS, format_action, parse_action
 from sim.game import Game
-from sim.policy import capture_move, fills_own_eye, random_move, start_stream
+from sim.policy import below, capture_move, fills_own_eye, random_move, start_stream, uniform
+from sim.state import INTERIOR, PLAIN
 from tests.conftest import new_game
 
 
 def point_of(game, bordered):
     """A bordered kernel point as a GTP vertex."""
-    w = game.size + 2
-    return format_action((bordered // w - 1) * game.size + bordered % w - 1, game.size)
+    return format_action(int(game._g.pt[PLAIN, bordered]), game.size)
 
 
 def rng(game_id=0):
     state = np.zeros(2, np.uint64)
     start_stream(state, 7, game_id)
     return state
+
+
+def test_random_stream_is_the_documented_splitmix64():
+    """docs/rules.md §11: a game's stream starts at mix(mix(seed) + game_id); each draw adds
+    the golden gamma and returns mix(state); below(k) = ((x >> 32) * k) >> 32, uniform =
+    (x >> 11) * 2**-53. Written out here in plain Python integers."""
+    mask = 2**64 - 1
+
+    def mix(z):
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        return z ^ (z >> 31)
+
+    for seed, game_id in ((0, 0), (20240601, 12345), (2**63 - 1, 2**40)):
+        state = mix((mix(seed) + game_id) & mask)
+        expected = []
+        for k in (361, 7, 1, 2**31):
+            state = (state + 0x9E3779B97F4A7C15) & mask
+            expected.append(((mix(state) >> 32) * k) >> 32)
+        state = (state + 0x9E3779B97F4A7C15) & mask
+        expected.append((mix(state) >> 11) * 2.0**-53)
+        stream = np.zeros(2, np.uint64)
+        start_stream(stream, seed, game_id)
+        drawn = [int(below(stream, k)) for k in (361, 7, 1, 2**31)] + [float(uniform(stream))]
+        assert drawn == expected
 
 
 EYES = """
@@ -63,11 +88,8 @@ def test_eye_definition():
         ..XX.
         .X.X.
         """)
-    w = 7
-
     def eye(vertex, colour):
-        y, x = divmod(parse_action(vertex, 5), 5)
-        return fills_own_eye(game._g, (y + 1) * w + x + 1, colour)
+        return fills_own_eye(game._g, game._g.pt[INTERIOR, parse_action(vertex, 5)], colour)
 
     assert not eye("A5", 1)  # on the edge with a White stone on a diagonal: a false eye
     assert eye("C1", 1)      # on the edge, no White stone on its diagonals
