@@ -1,7 +1,7 @@
 """Komi: Black's win, draw and loss rates as a function of komi, and the fair komi.
 
-For every ruleset the stored raw difference (``sim.schema.RULESET_SCORE``) minus the ruleset's extra point
-(``extra``) is Black's lead x before komi, so Black wins under komi k when x > k, draws when
+For every ruleset the stored raw difference (``sim.schema.RULESET_SCORE``) minus the ruleset's
+extra point (``extra``) is Black's lead x before komi, so Black wins under komi k when x > k, draws when
 x = k. Every computation works on the histogram of x in half points (scores are whole or half
 points), never on rows: the whole analysis costs one ``bincount`` per ruleset.
 

@@ -33,7 +33,7 @@ def replay_stored(run_dir: str | Path, game_id: int) -> dict:
 
     state, row, stored_actions = records.load_game(run_dir, game_id)  # UserError if unknown
     table, moves = play_table(state.config, np.array([game_id]),
-                                 record_moves=stored_actions is not None)
+                              record_moves=stored_actions is not None)
     replayed = table.to_pylist()[0]
     differences = {name: {"stored": row[name], "replayed": replayed[name]}
                    for name in GAME_SCHEMA.names if not _same(row[name], replayed[name])}
