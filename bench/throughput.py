@@ -31,7 +31,7 @@ RULES = dict(repetition="global_superko", suicide="multi", max_actions=None, pol
 
 def compile_seconds() -> float:
     """Seconds to compile every kernel of a batch run, in a fresh process with an empty cache."""
-    code = ("import time, numpy as np; t = time.perf_counter(); from sim.simulate import play_batch; "
+    code = ("import time, numpy as np; t = time.perf_counter(); from sim.selfplay import play_batch; "
             f"play_batch(size=9, seed=0, game_ids=np.arange(1), **{RULES!r}); "
             "print(time.perf_counter() - t)")
     with tempfile.TemporaryDirectory() as cache:
@@ -43,7 +43,7 @@ def compile_seconds() -> float:
 def engine(size: int, games: int, repeats: int = 3) -> tuple[float, float]:
     """(games/s, actions/s) of ``play_batch`` in this process (one core): the best of
     ``repeats`` runs of ``games // repeats`` games each (a shared machine's noise only slows)."""
-    from sim.simulate import play_batch
+    from sim.selfplay import play_batch
     play_batch(size=size, seed=1, game_ids=np.arange(2), **RULES)  # load the cached kernels
     ids = np.arange(max(1, games // repeats))
     best = None

@@ -10,12 +10,13 @@ __version__ = "0.1.0"
 
 def _kernel_cache_dir() -> str:
     """numba's on-disk cache notices edits to a kernel's own file only, not to the kernels
-    it calls in other files nor to the constants it compiled in (``sim.state``'s indices,
+    it calls in other files nor to the constants it compiled in (``sim.engine.state``'s indices,
     ``sim.schema``'s vocabulary); one cache folder per version of the package's sources keeps
     the cached machine code consistent."""
     digest = hashlib.sha1()
-    for path in sorted(Path(__file__).parent.glob("*.py")):
-        digest.update(path.read_bytes())
+    root = Path(__file__).parent
+    for path in sorted(root.rglob("*.py")):
+        digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
     base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache"))
     return str(base / "jpdsim" / f"numba-{digest.hexdigest()[:16]}")
 

@@ -115,7 +115,7 @@ class RunConfig:
         return out
 
     def play_kwargs(self) -> dict:
-        """Keyword arguments of ``sim.simulate.play_batch`` (all but game_ids, record_moves)."""
+        """Keyword arguments of ``sim.selfplay.play_batch`` (all but game_ids, record_moves)."""
         return dict(size=self.board_size, repetition=self.repetition, suicide=self.suicide,
                     max_actions=self.max_actions, policy_b=self.policy_b, policy_w=self.policy_w,
                     virtual_rate=self.virtual_rate, komi=dict(self.komi), seed=self.seed)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from sim.coords import MoveError, format_action, format_diagram, parse_action, parse_diagram, split_tokens
 from sim.errors import UserError
-from sim.game import Game, check_rules
+from sim.engine.game import Game, check_rules
 from sim.schema import resolve_komi
 
 

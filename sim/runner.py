@@ -5,7 +5,7 @@ How a run goes:
 1. The config (``sim.config``) fixes everything that decides a game; a game depends only on
    (seed, game id), so the game ids ``0 .. games-1`` are cut into shards of ``shard_size`` and
    the shards are played in any order by any number of worker processes (``spawn`` context),
-   each calling ``sim.simulate.play_batch`` on a shard and writing it (temp name, then rename).
+   each calling ``sim.selfplay.play_batch`` on a shard and writing it (temp name, then rename).
 2. The parent hands out shards one at a time over a private pipe per worker; the workers' log
    records come back through the same pipes and, with the parent's own, go to
    ``<run>/run.log`` through multiprocessing-logging's ``MultiProcessingHandler``: one thread
@@ -64,7 +64,7 @@ _LOCK = ".lock"
 
 def play_table(cfg: RunConfig, game_ids: np.ndarray, record_moves: bool):
     """Play ``game_ids`` under ``cfg``: (GAME_SCHEMA table, moves or None)."""
-    from sim.simulate import play_batch  # the engine (numba) only where games are played
+    from sim.selfplay import play_batch  # the engine (numba) only where games are played
 
     ids = np.asarray(game_ids, dtype=np.int64)
     columns, moves = play_batch(game_ids=ids, record_moves=record_moves, arrow=True,
@@ -121,7 +121,7 @@ def _worker_main(conn, run_dir: str, cfg_dict: dict, parent_pid: int) -> None:
     t0 = time.perf_counter()
     try:
         cfg = config_from_dict(cfg_dict, "manifest")
-        import sim.simulate  # noqa: F401 - load the engine now: a failure here stops the run
+        import sim.selfplay  # noqa: F401 - load the engine now: a failure here stops the run
     except BaseException:  # noqa: BLE001 - reported to the parent, which stops the run
         conn.send(("fatal", traceback.format_exc()))
         return

@@ -1,6 +1,6 @@
 """Re-playing a stored game from its id alone (``jpdsim replay --run RUN_DIR --game GAME_ID``).
 
-The run's config comes from its ``manifest.json``; ``sim.simulate.play_batch`` plays the one
+The run's config comes from its ``manifest.json``; ``sim.selfplay.play_batch`` plays the one
 game id, and every column of the stored row (and the stored action sequence, when the run
 recorded this game's moves) is compared with the new result. Since a game depends only on
 (seed, game id), any difference means the engine changed (or the file was altered) since the

@@ -20,12 +20,12 @@ EXAMPLE_CASES = ([json.loads(line) for line in EXAMPLES.read_text(encoding="utf-
 
 @pytest.fixture(params=ENGINES)
 def Game(request):
-    """The game class of one engine: ``tests.reference.RefGame``, or ``sim.game.Game`` in exact
+    """The game class of one engine: ``tests.reference.RefGame``, or ``sim.engine.game.Game`` in exact
     mode or in the hash-only mode of the batched runs."""
     if request.param == "reference":
         from tests.reference import RefGame
         return RefGame
-    from sim.game import Game as NumbaGame
+    from sim.engine.game import Game as NumbaGame
     if request.param == "numba":
         return NumbaGame
     return functools.partial(NumbaGame, exact=False)

@@ -1,6 +1,6 @@
 """A small, obviously-correct pure-Python reference engine for the 计枰点 rules (RULES.md).
 
-It exists only to check the fast engine (``sim.game.Game``) against: clarity comes first, speed
+It exists only to check the fast engine (``sim.engine.game.Game``) against: clarity comes first, speed
 second. Positions are stored exactly (tuples in lists and sets; no Zobrist keys), every group
 and liberty is found by a fresh flood fill, and every rule is one short function that can be
 read next to its section of RULES.md.
@@ -14,7 +14,7 @@ Reading path:
                              and the equal-stones counting, each on a plain list of colours.
 
 Colours: 0 empty, 1 Black, 2 White. Actions: ``PASS`` (-1), ``VIRTUAL`` (-2) or a point
-``y * size + x`` (``sim.coords``). The interface is the one of ``sim.game.Game``.
+``y * size + x`` (``sim.coords``). The interface is the one of ``sim.engine.game.Game``.
 """
 
 import functools
@@ -210,7 +210,7 @@ def equal_stones(territory_b, territory_w, public, s_b, s_w, refill_b, refill_w,
 
 
 class RefGame:
-    """One game under the rules of RULES.md; same interface as ``sim.game.Game``."""
+    """One game under the rules of RULES.md; same interface as ``sim.engine.game.Game``."""
 
     def __init__(self, size, repetition="global_superko", suicide="multi", max_actions=None,
                  setup=None, exact=True):

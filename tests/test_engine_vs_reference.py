@@ -1,16 +1,16 @@
 """The numba engine against the pure-Python reference, move by move, on 2,000 random games:
 every board size 2..9 x every repetition mode x four styles of play (plain, with voluntary
 virtual moves, without suicide, the capture player). The games are the batched kernel's own (``play_batch`` with
-recorded moves); each is re-played action by action in ``sim.game.Game`` (exact mode) and in
+recorded moves); each is re-played action by action in ``sim.engine.game.Game`` (exact mode) and in
 ``tests.reference.RefGame``, comparing the legal-move sets and boards after every action and
 every outcome field at the end, and checking the outcome invariants."""
 
 import numpy as np
 import pytest
 
-from sim.game import Game
+from sim.engine.game import Game
 from sim.schema import OUTCOME_FIELDS, REPETITIONS
-from sim.simulate import play_batch
+from sim.selfplay import play_batch
 from tests.conftest import check_invariants
 from tests.reference import RefGame
 

@@ -1,11 +1,11 @@
-"""`sim.game.Game` and `sim.simulate.play_batch` refuse bad input with a ValueError instead of
+"""`sim.engine.game.Game` and `sim.selfplay.play_batch` refuse bad input with a ValueError instead of
 handing it to kernels that do not check bounds."""
 
 import numpy as np
 import pytest
 
-from sim.game import Game
-from sim.simulate import play_batch
+from sim.engine.game import Game
+from sim.selfplay import play_batch
 
 
 @pytest.mark.parametrize("action", [25, 100, -3])

@@ -9,7 +9,7 @@ from sim.cli import main as cli
 from sim.config import RunConfig
 from sim.coords import PASS, VIRTUAL, format_action, parse_action
 from sim.errors import UserError
-from sim.game import Game
+from sim.engine.game import Game
 
 CFG = RunConfig(name="sgfrun", board_size=5, games=40, shard_size=20, seed=5, virtual_rate=0.2,
                 record_moves="all", komi={"jpd_b": 2.5})

@@ -22,8 +22,8 @@ ban only after a full comparison in exact mode (``st[EXACT]``).
 import numpy as np
 from numba import njit
 
-from sim.board import board_after, board_into, clear, key_after, play_stone, put_stone
-from sim.state import (
+from sim.engine.board import board_after, board_into, clear, key_after, play_stone, put_stone
+from sim.engine.state import (
     ACTIONS, BASIC_KO, BLACK, BOARD_SUPERKO, CAND, COLOR, CONVERTED, CYCLE, EMPTIES, ENDING, EXACT,
     FIRST_PV, FOUR_VIRTUAL, FV_COUNT, FV_GEN, FV_KEY, FV_REF, FV_STAMP, GAME_OVER, GLOBAL_SUPERKO,
     HASH, HEAD, INTERIOR, KO, LAST_POINT, LAST_REAL, LOG_KEY, LOG_VB, LOG_VW, LOST, MAX_ACTIONS,

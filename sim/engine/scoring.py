@@ -2,13 +2,13 @@
 count, Chinese area (Tromp-Taylor regions) and Japanese territory with the seki test.
 
 ``outcome_row`` writes one game's raw outcome (integers) into a row of ``RAW_FIELDS``;
-``sim.outcome`` turns rows into named columns, margins and winners.
+``sim.engine.outcome`` turns rows into named columns, margins and winners.
 """
 
 from numba import njit
 
-from sim.board import has_one_liberty, neighbour
-from sim.state import (
+from sim.engine.board import has_one_liberty, neighbour
+from sim.engine.state import (
     ACTIONS, BLACK, BORDER, COLOR, CONVERTED, COPY, EMPTIES, EMPTY, ENDING, FIRST_PV, HEAD,
     LAB, LAST_REAL, LOST, MOVES, N, N_EMPTY, PASSES, REAL, REGION, REP_BANS, SEKI,
     SETUP, ST, STACK, STACK2, SUICIDES_, TALLY, VIRT, W, WHITE,

@@ -7,7 +7,7 @@ size, its pseudo-liberty count and the sum and sum of squares of its pseudo-libe
 
 from numba import njit
 
-from sim.state import (
+from sim.engine.state import (
     BLACK, BORDER, CHASH, COLOR, CSIZE, EMPTIES, EMPTY, EPOS, HASH, HEAD, INTERIOR, LIBSQ, LIBSUM,
     N, NXT, N_EMPTY, PLAIN, PLIB, ST, STACK, W, WHITE, ZOB,
 )

@@ -8,13 +8,15 @@ import numpy as np
 import pyarrow as pa
 from numba import njit
 
-from sim.game import check_rules
-from sim.history import apply_action, reset
-from sim.outcome import columns, outcome_arrays
-from sim.policy import capture_move, random_move, start_stream
+from sim.engine.game import check_rules
+from sim.engine.history import apply_action, reset
+from sim.engine.outcome import columns, outcome_arrays
+from sim.players.capture import capture_move
+from sim.players.random import random_move
+from sim.players.stream import start_stream
 from sim.schema import POLICIES, REPETITIONS, SUICIDES, resolve_komi
-from sim.scoring import R_REP_BANS, RAW_FIELDS, outcome_row
-from sim.state import ENDING, PLAIN, ST, TO_MOVE, new_state
+from sim.engine.scoring import R_REP_BANS, RAW_FIELDS, outcome_row
+from sim.engine.state import ENDING, PLAIN, ST, TO_MOVE, new_state
 
 CAPTURE = POLICIES.index("capture")
 

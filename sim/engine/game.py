@@ -1,18 +1,18 @@
 """One game, action by action, from Python: the engine behind `jpdsim replay` and the tests.
 
-The same kernels play the batched games of ``sim.simulate``; here each call is one action.
+The same kernels play the batched games of ``sim.selfplay``; here each call is one action.
 """
 
 import numpy as np
 
 from sim.coords import MAX_SIZE, MIN_SIZE, PASS, VIRTUAL, format_action
-from sim.history import legal_points, reset, step
-from sim.outcome import columns
+from sim.engine.history import legal_points, reset, step
+from sim.engine.outcome import columns
 from sim.schema import (
     ENDINGS, MAX_ACTIONS_LIMIT, REPETITIONS, SUICIDES, default_max_actions, resolve_komi,
 )
-from sim.scoring import RAW_FIELDS, outcome_row
-from sim.state import COLOR, ENDING, GAME_OVER, INTERIOR, OK, PLAIN, REASONS, ST, TO_MOVE, new_state
+from sim.engine.scoring import RAW_FIELDS, outcome_row
+from sim.engine.state import COLOR, ENDING, GAME_OVER, INTERIOR, OK, PLAIN, REASONS, ST, TO_MOVE, new_state
 
 
 def check_rules(size: int, repetition: str, suicide: str, max_actions: int | None) -> int:

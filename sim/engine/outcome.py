@@ -1,4 +1,4 @@
-"""From raw outcome rows (``sim.scoring.RAW_FIELDS``) to the named outcome columns of
+"""From raw outcome rows (``sim.engine.scoring.RAW_FIELDS``) to the named outcome columns of
 ``sim.schema``: scores, margins under each ruleset's komi (``sim.schema.RULESET_SCORE``,
 RULES.md §8) and winners."""
 
@@ -6,7 +6,7 @@ import numpy as np
 import pyarrow as pa
 
 from sim.schema import ENDINGS, NO_WINNER_ENDINGS, OUTCOME_FIELDS, OUTCOME_TYPES, RULESET_SCORE
-from sim.scoring import RAW_FIELDS
+from sim.engine.scoring import RAW_FIELDS
 
 _BY = ("B", "W")  # first_pass_or_virtual_by, last_real_move_by: colour - 1 (0: none)
 _WINNER = ("W", "draw", "B")  # by sign of the margin + 1

@@ -1,0 +1,10 @@
+"""The players: numba kernels that choose the action of the player to move.
+
+Each player is a kernel ``move(g, rng, virtual_rate) -> (action, judge verdict)`` over the
+engine state ``g`` and the game's random stream ``rng`` (``sim.players.stream``). A player
+only reads the state and asks ``sim.engine.history.judge`` about candidates; the caller takes
+the action (``history.apply_action``). Players are named in ``sim.schema.POLICIES``:
+
+- ``random`` (``sim.players.random``): light playouts;
+- ``capture`` (``sim.players.capture``): the capture heuristic of MoGo-style playouts.
+"""

@@ -1,0 +1,55 @@
+"""The ``capture`` player: the capture heuristic of MoGo-style playouts.
+
+With probability ``virtual_rate`` a voluntary virtual move; else, if an opponent chain at or
+next to either player's last real move is in atari and taking it is legal, take the largest
+such chain (the first found among equals); else as ``random`` (without a second virtual draw).
+"""
+
+from numba import njit
+
+from sim.engine.board import has_one_liberty, neighbour
+from sim.engine.history import PASS, VIRTUAL, judge
+from sim.engine.state import (
+    COLOR, CSIZE, HEAD, KO, LAST_POINT, LIBSUM, OK, OK_CYCLE, PENDING_PASS, PLIB, REP_BANS, ST,
+    SUPERKO, TO_MOVE, W,
+)
+from sim.players.random import random_move
+from sim.players.stream import uniform
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _capture_near(g, p, c, best, size, verdict):
+    """The largest capture so far, (point, chain size, judge verdict), updated with the
+    opponent chains in atari at or next to ``p`` that ``c`` may take now."""
+    pt = g.pt
+    w = g.tab[ST, W]
+    for side in range(5):  # p itself, then its neighbours
+        q = p if side == 0 else neighbour(p, w, side - 1)
+        if pt[COLOR, q] != 3 - c:
+            continue
+        h = pt[HEAD, q]
+        if pt[CSIZE, h] > size and has_one_liberty(pt, h):
+            liberty = pt[LIBSUM, h] // pt[PLIB, h]
+            code = judge(g, liberty, c, g.tab[ST, PENDING_PASS])
+            if code == OK or code == OK_CYCLE:
+                best, size, verdict = liberty, pt[CSIZE, h], code
+            elif code == KO or code == SUPERKO:
+                g.tab[ST, REP_BANS] += 1
+    return best, size, verdict
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def capture_move(g, rng, virtual_rate):
+    """The capture heuristic's action and its ``judge`` verdict (see the module docstring)."""
+    if virtual_rate > 0.0 and uniform(rng) < virtual_rate:
+        return VIRTUAL, OK
+    st = g.tab[ST]
+    c = st[TO_MOVE]
+    best, size, verdict = PASS, 0, OK
+    for colour in (1, 2):
+        last = st[LAST_POINT + colour - 1]
+        if last > 0:
+            best, size, verdict = _capture_near(g, last, c, best, size, verdict)
+    if size > 0:
+        return best, verdict
+    return random_move(g, rng, 0.0)

@@ -1,0 +1,66 @@
+"""The ``random`` player: the standard light-playout policy.
+
+With probability ``virtual_rate`` a voluntary virtual move; else uniform over the legal real
+moves that do not fill the mover's own eye, else pass.
+"""
+
+from numba import njit
+
+from sim.engine.board import diagonal, neighbour
+from sim.engine.history import PASS, VIRTUAL, judge
+from sim.engine.state import (
+    BORDER, COLOR, EMPTIES, EPOS, KO, N_EMPTY, OK, OK_CYCLE, PENDING_PASS, REP_BANS, ST,
+    SUPERKO, TO_MOVE, W,
+)
+from sim.players.stream import below, uniform
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def fills_own_eye(g, p, c):
+    """Whether ``p`` is an eye of ``c``: every orthogonal neighbour is ``c`` or the edge, and
+    fewer than two opponent stones on its diagonals (none if ``p`` is on the edge)."""
+    w = g.tab[ST, W]
+    edge = False
+    for side in range(4):
+        q = neighbour(p, w, side)
+        cq = g.pt[COLOR, q]
+        if cq == BORDER:
+            edge = True
+        elif cq != c:
+            return False
+    enemies = 0
+    for side in range(4):
+        q = diagonal(p, w, side)
+        if g.pt[COLOR, q] == 3 - c:
+            enemies += 1
+    return enemies < (1 if edge else 2)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def random_move(g, rng, virtual_rate):
+    """The light-playout action of the player to move (bordered point, PASS or VIRTUAL) and
+    its ``judge`` verdict. Draws candidates from the empty points without replacement until one
+    is legal and not an own eye; counts the candidates banned by the repetition rule in
+    st[REP_BANS]."""
+    if virtual_rate > 0.0 and uniform(rng) < virtual_rate:
+        return VIRTUAL, OK
+    st = g.tab[ST]
+    c = st[TO_MOVE]
+    pending = st[PENDING_PASS]
+    k = st[N_EMPTY]
+    while k > 0:
+        i = below(rng, k)
+        p = g.pt[EMPTIES, i]
+        if not fills_own_eye(g, p, c):
+            code = judge(g, p, c, pending)
+            if code == OK or code == OK_CYCLE:
+                return p, code
+            if code == KO or code == SUPERKO:
+                st[REP_BANS] += 1
+        k -= 1  # move the rejected candidate behind the ones still to draw
+        q = g.pt[EMPTIES, k]
+        g.pt[EMPTIES, k] = p
+        g.pt[EMPTIES, i] = q
+        g.pt[EPOS, p] = k
+        g.pt[EPOS, q] = i
+    return PASS, OK
