@@ -18,8 +18,9 @@ import pyarrow as pa
 
 from sim import records
 from sim.config import RunConfig, config_from_dict
+from sim.rules import resolve_komi
 from sim.schema import (
-    DEFAULT_KOMI, GAME_SCHEMA, NO_WINNER_ENDINGS, RULESET_SCORE, RULESETS, SCHEMA_VERSION, resolve_komi,
+    DEFAULT_KOMI, GAME_SCHEMA, NO_WINNER_ENDINGS, RULESET_SCORE, RULESETS, SCHEMA_VERSION,
 )
 
 
@@ -245,7 +246,8 @@ def write_run(run_dir: str | Path, tables: pa.Table | Iterable[pa.Table], config
     run_dir.mkdir(parents=True, exist_ok=True)
     if isinstance(tables, pa.Table):
         tables = [tables]
-    fixed = {"board_size": cfg.board_size, "repetition": cfg.repetition, "suicide": cfg.suicide}
+    fixed = {"board_size": cfg.rules.board_size, "repetition": cfg.rules.repetition,
+             "suicide": cfg.rules.suicide}
     for index, table in _shards(cfg, tables):
         ids = cfg.shard_range(index)
         got = table.column("game_id").to_numpy()

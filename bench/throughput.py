@@ -25,14 +25,14 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
-RULES = dict(repetition="global_superko", suicide="multi", max_actions=None, policy_b="random",
-             policy_w="random", virtual_rate=0.0, komi=None, record_moves=False)
+PLAYERS = dict(policy_b="random", policy_w="random", virtual_rate=0.0, record_moves=False)
 
 
 def compile_seconds() -> float:
     """Seconds to compile every kernel of a batch run, in a fresh process with an empty cache."""
     code = ("import time, numpy as np; t = time.perf_counter(); from sim.selfplay import play_batch; "
-            f"play_batch(size=9, seed=0, game_ids=np.arange(1), **{RULES!r}); "
+            "from sim.rules import Rules; "
+            f"play_batch(Rules(9), seed=0, game_ids=np.arange(1), **{PLAYERS!r}); "
             "print(time.perf_counter() - t)")
     with tempfile.TemporaryDirectory() as cache:
         env = {**os.environ, "NUMBA_CACHE_DIR": cache}
@@ -43,13 +43,15 @@ def compile_seconds() -> float:
 def engine(size: int, games: int, repeats: int = 3) -> tuple[float, float]:
     """(games/s, actions/s) of ``play_batch`` in this process (one core): the best of
     ``repeats`` runs of ``games // repeats`` games each (a shared machine's noise only slows)."""
+    from sim.rules import Rules
     from sim.selfplay import play_batch
-    play_batch(size=size, seed=1, game_ids=np.arange(2), **RULES)  # load the cached kernels
+    rules = Rules(size)
+    play_batch(rules, seed=1, game_ids=np.arange(2), **PLAYERS)  # load the cached kernels
     ids = np.arange(max(1, games // repeats))
     best = None
     for _ in range(repeats):
         t = time.perf_counter()
-        columns, _ = play_batch(size=size, seed=1, game_ids=ids, **RULES)
+        columns, _ = play_batch(rules, seed=1, game_ids=ids, **PLAYERS)
         dt = time.perf_counter() - t
         best = dt if best is None else min(best, dt)
     return ids.size / best, columns["actions"].sum() / best

@@ -4,14 +4,17 @@ import argparse
 import sys
 
 from sim.errors import UserError
+from sim.rules import PRESETS
 from sim.schema import REPETITIONS, SUICIDES
 
 
 def _add_replay(sub):
     p = sub.add_parser("replay", help="play a move list (or a stored game) and print its outcome as JSON")
     p.add_argument("--size", type=int, help="board size N (2..25)")
-    p.add_argument("--repetition", default="global_superko", choices=REPETITIONS)
-    p.add_argument("--suicide", default="multi", choices=SUICIDES)
+    p.add_argument("--rules", default="jpd", choices=tuple(PRESETS),
+                   help="preset of the rules of play (default jpd); the options below override it")
+    p.add_argument("--repetition", choices=REPETITIONS, help="default: the preset's")
+    p.add_argument("--suicide", choices=SUICIDES, help="default: the preset's")
     p.add_argument("--max-actions", type=int, help="move cap (default 8*N*N)")
     p.add_argument("--setup", metavar="FILE", help="starting position: ASCII diagram, top row first")
     p.add_argument("--komi", action="append", default=[], metavar="RULESET=VALUE",

@@ -6,18 +6,22 @@ Keys (all at the top level of the file, except the ``[komi]`` table):
 key             meaning                                                 default
 =============== ======================================================= ==========================
 name            run name; the default run folder is ``results/<name>``  the file's stem
-board_size      N, 2..25                                                required
 games           number of games (game ids ``0 .. games-1``)             required
 shard_size      games per shard file ``games/part-NNNNN.parquet``       10000
 seed            run seed, 0 .. 2**63-1; a game depends on (seed, id)    0
 policy_b/_w     move policy of each colour (``sim.schema.POLICIES``)    ``"random"``
 virtual_rate    probability that a policy plays a virtual move, 0..1    0.0
-repetition      ``sim.schema.REPETITIONS``                              ``"global_superko"``
-suicide         ``sim.schema.SUICIDES``                                 ``"multi"``
-max_actions     move cap per game, 1..MAX_ACTIONS_LIMIT (1,000,000)    8 * N * N
-[komi]          komi per ruleset (``sim.schema.RULESETS``), finite       ``sim.schema.DEFAULT_KOMI``
 record_moves    ``"none"``, ``"cycles"`` (games not ended by a pause,   ``"none"``
                 or with repetition bans) or ``"all"``
+*the rules*     (``sim.rules.Rules``, validated there)
+rules           a preset of ``sim.rules.PRESETS``; the keys below       ``"jpd"``
+                override its values
+board_size      N, 2..25                                                required
+repetition      ``sim.schema.REPETITIONS``                              the preset's
+suicide         ``sim.schema.SUICIDES``                                 the preset's
+max_actions     move cap per game, 1..MAX_ACTIONS_LIMIT (1,000,000)    8 * N * N
+dead_stones     ``sim.schema.DEAD_STONES``                              ``"all_alive"``
+[komi]          komi per ruleset (``sim.schema.RULESETS``), finite       ``sim.schema.DEFAULT_KOMI``
 =============== ======================================================= ==========================
 
 Any mistake (unknown key, wrong type, value out of range, unknown name, TOML syntax) raises
@@ -29,18 +33,17 @@ from __future__ import annotations
 import math
 import re
 import tomllib
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, fields
 from pathlib import Path
 
-from sim.coords import MAX_SIZE, MIN_SIZE
 from sim.errors import UserError
-from sim.schema import (
-    MAX_ACTIONS_LIMIT, POLICIES, REPETITIONS, RULESETS, SUICIDES, default_max_actions, resolve_komi,
-)
+from sim.rules import RULE_KEYS, RuleError, Rules
+from sim.schema import POLICIES
 
 RECORD_MOVES = ("none", "cycles", "all")
 DEFAULT_SHARD_SIZE = 10_000
 MAX_INT64 = 2**63 - 1
+MAX_GAMES = 2**48  # game ids must stay exact in float64 columns of the analysis
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 
 
@@ -77,21 +80,16 @@ def _name(value):
 
 @dataclass(frozen=True)
 class RunConfig:
-    """One validated run configuration. ``max_actions`` and ``komi`` are resolved on creation
-    (``None`` -> 8*N*N; missing rulesets -> ``DEFAULT_KOMI``); any bad value raises UserError."""
+    """One validated run configuration: the run's own keys and its ``Rules``."""
 
     name: str
-    board_size: int
     games: int
+    rules: Rules
     shard_size: int = DEFAULT_SHARD_SIZE
     seed: int = 0
     policy_b: str = "random"
     policy_w: str = "random"
     virtual_rate: float = 0.0
-    repetition: str = "global_superko"
-    suicide: str = "multi"
-    max_actions: int | None = None
-    komi: dict = field(default_factory=dict)
     record_moves: str = "none"
 
     def __post_init__(self):
@@ -109,20 +107,19 @@ class RunConfig:
 
     # -- conversions --------------------------------------------------------------------
     def to_dict(self) -> dict:
-        """The resolved config as plain JSON types (the form stored in manifest.json)."""
-        out = {f.name: getattr(self, f.name) for f in fields(self)}
-        out["komi"] = {r: self.komi[r] for r in RULESETS}
-        return out
+        """The resolved config as one flat table of plain JSON types (the form of a config
+        file, stored in manifest.json)."""
+        out = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "rules"}
+        return {**out, **self.rules.to_dict()}
 
     def play_kwargs(self) -> dict:
         """Keyword arguments of ``sim.selfplay.play_batch`` (all but game_ids, record_moves)."""
-        return dict(size=self.board_size, repetition=self.repetition, suicide=self.suicide,
-                    max_actions=self.max_actions, policy_b=self.policy_b, policy_w=self.policy_w,
-                    virtual_rate=self.virtual_rate, komi=dict(self.komi), seed=self.seed)
+        return dict(rules=self.rules, policy_b=self.policy_b, policy_w=self.policy_w,
+                    virtual_rate=self.virtual_rate, seed=self.seed)
 
 
 def _resolve(cfg: RunConfig, where: str) -> None:
-    """Validate every field of ``cfg`` in place (resolving defaults); UserError names the key."""
+    """Validate the run's own fields of ``cfg`` in place; UserError names the key."""
     def check(key, fn, *a):
         try:
             object.__setattr__(cfg, key, fn(getattr(cfg, key), *a))
@@ -130,32 +127,29 @@ def _resolve(cfg: RunConfig, where: str) -> None:
             raise UserError(f"{where}: key {key!r}: {err}") from None
 
     check("name", _name)
-    check("board_size", _integer, MIN_SIZE, MAX_SIZE)
-    n = cfg.board_size
-    check("games", _integer, 1, 2**48)
+    check("games", _integer, 1, MAX_GAMES)
     check("shard_size", _integer, 1, 10_000_000)
     check("seed", _integer, 0, MAX_INT64)
     check("policy_b", _choice, POLICIES)
     check("policy_w", _choice, POLICIES)
     check("virtual_rate", _number, 0.0, 1.0)
-    check("repetition", _choice, REPETITIONS)
-    check("suicide", _choice, SUICIDES)
-    if cfg.max_actions is None:
-        object.__setattr__(cfg, "max_actions", default_max_actions(n))
-    check("max_actions", _integer, 1, MAX_ACTIONS_LIMIT)
     check("record_moves", _choice, RECORD_MOVES)
-    komi = cfg.komi
-    if not isinstance(komi, dict):
-        raise UserError(f"{where}: key 'komi': must be a table of ruleset = number, got {komi!r}")
-    for r, value in komi.items():
-        try:
-            resolve_komi({r: value})
-        except ValueError as err:
-            raise UserError(f"{where}: key 'komi.{r}': {err}") from None
-    object.__setattr__(cfg, "komi", resolve_komi(komi))
+    if not isinstance(cfg.rules, Rules):
+        raise UserError(f"{where}: key 'rules': must be a sim.rules.Rules")
 
 
-_KEYS = tuple(f.name for f in fields(RunConfig))
+def rules_from_dict(raw: dict, where: str) -> Rules:
+    """The ``Rules`` of a parsed table: its preset (key ``rules``) with the rule keys given;
+    UserError names the key."""
+    try:
+        rule_keys = {k: raw[k] for k in RULE_KEYS if k in raw and k != "board_size"}
+        return Rules.preset(raw.get("rules", "jpd"), raw["board_size"], **rule_keys)
+    except RuleError as err:
+        raise UserError(f"{where}: key {err.key!r}: {err.reason}") from None
+
+
+_RUN_KEYS = tuple(f.name for f in fields(RunConfig) if f.name != "rules")
+_KEYS = (*_RUN_KEYS, "rules", *RULE_KEYS)
 
 
 def config_from_dict(raw: dict, where: str, default_name: str | None = None) -> RunConfig:
@@ -168,14 +162,14 @@ def config_from_dict(raw: dict, where: str, default_name: str | None = None) -> 
     for key in ("board_size", "games"):
         if key not in raw:
             raise UserError(f"{where}: key {key!r}: missing (required)")
-    values = dict(raw)
+    values = {k: raw[k] for k in _RUN_KEYS if k in raw}
     values.setdefault("name", default_name)
     if values["name"] is None:
         raise UserError(f"{where}: key 'name': missing (required)")
     cfg = RunConfig.__new__(RunConfig)
     for f in fields(RunConfig):
-        default = f.default_factory() if callable(f.default_factory) else f.default
-        object.__setattr__(cfg, f.name, values.get(f.name, default))
+        object.__setattr__(cfg, f.name, values.get(f.name, f.default))
+    object.__setattr__(cfg, "rules", rules_from_dict(raw, where))
     _resolve(cfg, where)
     return cfg
 

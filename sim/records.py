@@ -81,9 +81,10 @@ _STATISTICS = {"game_id", *RUN_COLUMNS}
 
 def _run_constants(cfg: RunConfig) -> dict:
     """The values of RUN_COLUMNS in a run."""
-    return dict(zip(RUN_COLUMNS, (cfg.board_size, cfg.repetition, cfg.suicide, cfg.seed,
-                                  cfg.policy_b, cfg.policy_w, cfg.virtual_rate, cfg.max_actions,
-                                  *(cfg.komi[r] for r in RULESETS))))
+    rules = cfg.rules
+    return dict(zip(RUN_COLUMNS, (rules.board_size, rules.repetition, rules.suicide, cfg.seed,
+                                  cfg.policy_b, cfg.policy_w, cfg.virtual_rate, rules.max_actions,
+                                  *(rules.komi[r] for r in RULESETS))))
 
 
 def games_table(cfg: RunConfig, game_ids: np.ndarray, columns: dict) -> pa.Table:

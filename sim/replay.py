@@ -11,22 +11,30 @@ from pathlib import Path
 
 from sim.coords import MoveError, format_action, format_diagram, parse_action, parse_diagram, split_tokens
 from sim.errors import UserError
-from sim.engine.game import Game, check_rules
-from sim.schema import resolve_komi
+from sim.engine.game import Game
+from sim.rules import RuleError, Rules
 
 
-def _komi(pairs: list[str]) -> dict:
+def _rules(args) -> Rules:
+    """The rules of the command line (``--rules`` preset, the rule options, ``--komi``)."""
     komi = {}
-    for pair in pairs:
+    for pair in args.komi:
         name, sep, value = pair.partition("=")
         try:
-            if not sep:
-                raise ValueError("expected RULESET=VALUE")
             komi[name.strip()] = float(value)
-            resolve_komi(komi)
-        except ValueError as err:
-            raise UserError(f"--komi {pair}: {err}") from None
-    return resolve_komi(komi)
+        except ValueError:
+            sep = ""
+        if not sep:
+            raise UserError(f"--komi {pair}: expected RULESET=NUMBER")
+    given = {"repetition": args.repetition, "suicide": args.suicide,
+             "max_actions": args.max_actions, "komi": komi}
+    try:
+        return Rules.preset(args.rules, args.size,
+                            **{k: v for k, v in given.items() if v is not None})
+    except RuleError as err:
+        option = ("--komi " + err.key[5:] if err.key.startswith("komi.")
+                  else "--size" if err.key == "board_size" else "--" + err.key.replace("_", "-"))
+        raise UserError(f"{option}: {err.reason}") from None
 
 
 def _setup(path: str | None, size: int):
@@ -40,9 +48,16 @@ def _setup(path: str | None, size: int):
         raise UserError(f"--setup {path}: {err}") from None
 
 
-def play_tokens(tokens, args, setup, komi) -> dict:
-    """Play one game's tokens; the output object, or ValueError('move K (TOKEN): REASON')."""
-    game = Game(args.size, args.repetition, args.suicide, args.max_actions, setup)
+def _new_game(rules: Rules, setup, setup_file) -> Game:
+    try:
+        return Game(rules, setup)
+    except ValueError as err:
+        raise UserError(f"--setup {setup_file}: {err}") from None
+
+
+def play_tokens(tokens, args, game: Game) -> dict:
+    """Play one game's tokens on ``game``; the output object, or
+    ValueError('move K (TOKEN): REASON')."""
     for k, token in enumerate(tokens, 1):
         try:
             reason = game.play(parse_action(token, args.size))
@@ -50,7 +65,7 @@ def play_tokens(tokens, args, setup, komi) -> dict:
             reason = str(err)
         if reason:
             raise ValueError(f"move {k} ({token}): {reason}")
-    out = game.outcome(komi)
+    out = game.outcome()
     out["final_board"] = format_diagram(game.board(), args.size)
     if args.legal:
         out["legal_moves"] = sorted(format_action(p, args.size) for p in game.legal_moves())
@@ -65,19 +80,12 @@ def main(args) -> int:
         return replay_stored(args)
     if args.size is None:
         raise UserError("--size is required")
-    try:
-        check_rules(args.size, args.repetition, args.suicide, args.max_actions)
-    except ValueError as err:
-        raise UserError(str(err)) from None
-    setup, komi = _setup(args.setup, args.size), _komi(args.komi)
-    if setup is not None:
-        try:
-            Game(args.size, setup=setup)
-        except ValueError as err:
-            raise UserError(f"--setup {args.setup}: {err}") from None
+    rules = _rules(args)
+    setup = _setup(args.setup, args.size)
+    game = _new_game(rules, setup, args.setup)  # the first game checks the setup
     if args.from_file is None:
         try:
-            out = play_tokens(split_tokens(" ".join(args.moves)), args, setup, komi)
+            out = play_tokens(split_tokens(" ".join(args.moves)), args, game)
         except ValueError as err:
             print(err, file=sys.stderr)
             return 2
@@ -90,9 +98,10 @@ def main(args) -> int:
     except OSError as err:
         raise UserError(f"--from-file {args.from_file}: {err.strerror}") from None
     status = 0
-    for line in lines:
+    for i, line in enumerate(lines):
         try:
-            out = play_tokens(split_tokens(line), args, setup, komi)
+            out = play_tokens(split_tokens(line), args,
+                              game if i == 0 else _new_game(rules, setup, args.setup))
         except ValueError as err:
             out, status = {"error": str(err)}, 2
         print(json.dumps(out))

@@ -307,6 +307,9 @@ def _run_on_dask(cfg: RunConfig, run_dir: Path, pending: list[int], address: str
 # -- the run -----------------------------------------------------------------------------
 
 def _config_differences(stored: dict, cfg: RunConfig) -> list[str]:
+    """The keys where the stored config (resolved, so that keys added since it was written
+    take their defaults) differs from ``cfg``."""
+    stored = config_from_dict(stored, "manifest.json (config)").to_dict()
     want = cfg.to_dict()
     keys = list(dict.fromkeys([*want, *stored]))
     return [f"{k}: run has {stored.get(k)!r}, requested {want.get(k)!r}"

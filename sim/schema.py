@@ -1,8 +1,6 @@
 """The vocabulary shared by the engine, the records and the analysis: rule names, outcome
 fields and the Arrow schema of one game row. Imports neither numba nor pandas."""
 
-import math
-
 import pyarrow as pa
 
 SCHEMA_VERSION = "1"
@@ -24,12 +22,8 @@ RULESET_SCORE = {
 }
 NO_WINNER_ENDINGS = ("cycle", "move_limit")
 POLICIES = ("random", "capture")
-MAX_ACTIONS_LIMIT = 1_000_000  # the largest move cap (a game state's tables grow with it)
-
-
-def default_max_actions(size: int) -> int:
-    """The move cap of a game on an N x N board when none is given: 8 * N * N."""
-    return 8 * size * size
+#: Dead stones at a pause (RULES.md §4): "all_alive", the agreed ending 两弃终局.
+DEAD_STONES = ("all_alive",)
 
 _str, _i32, _f64 = pa.string(), pa.int32(), pa.float64()
 
@@ -92,15 +86,3 @@ GAME_SCHEMA = pa.schema(
     metadata={"jpdsim.schema_version": SCHEMA_VERSION},
 )
 
-
-def resolve_komi(komi: dict | None) -> dict:
-    """Every ruleset's komi: the defaults of RULES.md §8 overridden by ``komi``, each a
-    finite number (a ValueError names the ruleset)."""
-    unknown = sorted(set(komi or {}) - set(RULESETS), key=str)
-    if unknown:
-        raise ValueError(f"unknown ruleset {unknown[0]!r} (rulesets: {', '.join(RULESETS)})")
-    resolved = {**DEFAULT_KOMI, **(komi or {})}
-    for ruleset, value in resolved.items():
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-            raise ValueError(f"komi of {ruleset} must be a finite number, not {value!r}")
-    return {ruleset: float(value) for ruleset, value in resolved.items()}

@@ -8,13 +8,13 @@ import numpy as np
 import pyarrow as pa
 from numba import njit
 
-from sim.engine.game import check_rules
 from sim.engine.history import apply_action, reset
 from sim.engine.outcome import columns, outcome_arrays
 from sim.players.capture import capture_move
 from sim.players.random import random_move
 from sim.players.stream import start_stream
-from sim.schema import POLICIES, REPETITIONS, SUICIDES, resolve_komi
+from sim.rules import Rules
+from sim.schema import POLICIES
 from sim.engine.scoring import R_REP_BANS, RAW_FIELDS, outcome_row
 from sim.engine.state import ENDING, PLAIN, ST, TO_MOVE, new_state
 
@@ -52,22 +52,25 @@ def play_games(g, seed, game_ids, policies, virtual_rate, rows, moves, offsets, 
     return game_ids.size
 
 
-def play_batch(*, size, repetition, suicide, max_actions, policy_b, policy_w, virtual_rate, komi,
-               seed, game_ids, record_moves, arrow=False):
-    """Play the games ``game_ids`` of a run (each depends only on ``seed`` and its id).
+def play_batch(rules: Rules, *, seed, game_ids, policy_b="random", policy_w="random",
+               virtual_rate=0.0, record_moves=False, arrow=False):
+    """Play the games ``game_ids`` of a run under ``rules`` (``sim.rules.Rules``); each game
+    depends only on ``seed`` and its id.
 
     Returns (columns, moves): every outcome field of ``sim.schema`` plus ``repetition_bans``
     as numpy arrays (Arrow arrays with ``arrow``: what the runner writes), and None or one
     int16 action array per game."""
-    cap = check_rules(size, repetition, suicide, max_actions)
+    if not isinstance(rules, Rules):
+        raise TypeError(f"play_batch takes a sim.rules.Rules, not {type(rules).__name__}")
     for name, policy in (("policy_b", policy_b), ("policy_w", policy_w)):
         if policy not in POLICIES:
             raise ValueError(f"unknown {name} {policy!r} (one of {', '.join(POLICIES)})")
     if not 0.0 <= virtual_rate <= 1.0:
         raise ValueError(f"virtual_rate must be in [0, 1], not {virtual_rate}")
+    size = rules.board_size
     policies = np.array([POLICIES.index(policy_b), POLICIES.index(policy_w)], np.int64)
     ids = np.ascontiguousarray(game_ids, dtype=np.int64)
-    g = new_state(size, REPETITIONS.index(repetition), SUICIDES.index(suicide), cap, False)
+    g = new_state(rules, False)
     rows = np.zeros((ids.size, len(RAW_FIELDS)), np.int64)
     offsets = np.zeros(ids.size + 1, np.int64)
     chunks = []
@@ -81,10 +84,7 @@ def play_batch(*, size, repetition, suicide, max_actions, policy_b, policy_w, vi
         if record_moves:
             chunks += [buffer[offsets[j]:offsets[j + 1]] for j in range(done, done + played)]
         done += played
-    cols = (outcome_arrays if arrow else columns)(rows, size, repetition, suicide,
-                                                  resolve_komi(komi))
+    cols = (outcome_arrays if arrow else columns)(rows, rules)
     bans = rows[:, R_REP_BANS].astype(np.int32)
     cols["repetition_bans"] = pa.array(bans) if arrow else bans
     return cols, (chunks if record_moves else None)
-
-

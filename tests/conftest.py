@@ -25,10 +25,14 @@ def Game(request):
     if request.param == "reference":
         from tests.reference import RefGame
         return RefGame
-    from sim.engine.game import Game as NumbaGame
-    if request.param == "numba":
-        return NumbaGame
-    return functools.partial(NumbaGame, exact=False)
+    return functools.partial(numba_game, exact=request.param == "numba")
+
+
+def numba_game(size, setup=None, exact=True, **rules):
+    """``sim.engine.game.Game`` with the reference's signature: the rule options as keywords."""
+    from sim.engine.game import Game
+    from sim.rules import Rules
+    return Game(Rules(size, **rules), setup, exact)
 
 
 def setup_of(diagram, size):

@@ -7,6 +7,7 @@ import pytest
 
 from sim.config import RunConfig, config_from_dict, load_config
 from sim.errors import UserError
+from sim.rules import Rules
 from sim.schema import DEFAULT_KOMI
 
 CONFIGS = Path(__file__).resolve().parent.parent / "configs"
@@ -21,17 +22,26 @@ def write(tmp_path, text, name="exp.toml"):
 def test_defaults_are_resolved(tmp_path):
     cfg = load_config(write(tmp_path, "board_size = 7\ngames = 25\n[komi]\nchinese = 5.5\n"))
     assert cfg.name == "exp"
-    assert cfg.max_actions == 8 * 7 * 7
-    assert cfg.komi == {**DEFAULT_KOMI, "chinese": 5.5}
+    assert cfg.rules == Rules(7, komi={"chinese": 5.5})
+    assert cfg.rules.max_actions == 8 * 7 * 7
+    assert cfg.rules.komi == {**DEFAULT_KOMI, "chinese": 5.5}
     assert (cfg.shard_size, cfg.seed, cfg.record_moves) == (10_000, 0, "none")
-    assert (cfg.policy_b, cfg.policy_w, cfg.repetition, cfg.suicide) == \
+    assert (cfg.policy_b, cfg.policy_w, cfg.rules.repetition, cfg.rules.suicide) == \
         ("random", "random", "global_superko", "multi")
     assert isinstance(cfg.virtual_rate, float)
 
 
 def test_smallest_board_takes_the_default_komi(tmp_path):
     # the default komi (6.5 / 7.5) is more than the 4 points of a 2x2 board: still a komi
-    assert load_config(write(tmp_path, "board_size = 2\ngames = 5\n")).komi == DEFAULT_KOMI
+    assert load_config(write(tmp_path, "board_size = 2\ngames = 5\n")).rules.komi == DEFAULT_KOMI
+
+
+def test_a_preset_with_overrides(tmp_path):
+    cfg = load_config(write(tmp_path, "rules = 'japanese'\nboard_size = 9\ngames = 5\n"
+                                      "suicide = 'multi'\n"))
+    assert cfg.rules == Rules.preset("japanese", 9, suicide="multi")
+    assert (cfg.rules.repetition, cfg.rules.suicide) == ("basic_ko", "multi")
+    assert config_from_dict(cfg.to_dict(), "manifest") == cfg  # resolved: no preset needed
 
 
 def test_overrides_and_shards(tmp_path):
@@ -42,7 +52,7 @@ def test_overrides_and_shards(tmp_path):
 
 
 def test_frozen_and_roundtrip():
-    cfg = RunConfig(name="x", board_size=9, games=5, virtual_rate=0)
+    cfg = RunConfig(name="x", games=5, rules=Rules(9), virtual_rate=0)
     with pytest.raises(dataclasses.FrozenInstanceError):
         cfg.games = 6
     assert config_from_dict(cfg.to_dict(), "manifest") == cfg
@@ -67,7 +77,9 @@ def test_frozen_and_roundtrip():
     ("board_size = 5\ngames = 10\npolicy_b = 'mcts9'\n", "policy_b", "must be one of"),
     ("board_size = 5\ngames = 10\nrecord_moves = 'some'\n", "record_moves", "cycles"),
     ("board_size = 5\ngames = 10\nname = 'a b'\n", "name", "folder-safe"),
-    ("board_size = 5\ngames = 10\n[komi]\nkorean = 6.5\n", "komi.korean", "unknown ruleset 'korean'"),
+    ("board_size = 5\ngames = 10\n[komi]\nkorean = 6.5\n", "komi.korean", "unknown ruleset"),
+    ("board_size = 5\ngames = 10\nrules = 'korean'\n", "rules", "must be one of jpd, "),
+    ("board_size = 5\ngames = 10\ndead_stones = 'agree'\n", "dead_stones", "all_alive"),
     ("board_size = 5\ngames = 10\n[komi]\njpd_a = '6.5'\n", "komi.jpd_a", "must be a finite number"),
     ("board_size = 5\ngames = 10\n[komi]\njpd_a = nan\n", "komi.jpd_a", "finite number"),
     ("board_size = 5\ngames = 10\nkomi = 6.5\n", "komi", "table"),
@@ -108,4 +120,4 @@ def test_shipped_configs_exist():
     names = {p.name for p in CONFIGS.glob("*.toml")}
     assert {"quickstart.toml", "19x19.toml", "superko_stress.toml"} <= names
     stress = load_config(CONFIGS / "superko_stress.toml")
-    assert stress.virtual_rate > 0 and stress.record_moves == "cycles" and stress.board_size <= 9
+    assert stress.virtual_rate > 0 and stress.record_moves == "cycles" and stress.rules.board_size <= 9

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from sim.engine.game import Game
+from sim.rules import Rules
 from sim.schema import OUTCOME_FIELDS, REPETITIONS
 from sim.selfplay import play_batch
 from tests.conftest import check_invariants
@@ -23,9 +24,9 @@ STYLES = [  # (suicide, virtual_rate, policy of both colours, games)
 
 
 def batch(size, repetition, suicide, virtual_rate, policy, games, seed):
-    return play_batch(size=size, repetition=repetition, suicide=suicide, max_actions=None,
-                      policy_b=policy, policy_w=policy, virtual_rate=virtual_rate, komi=None,
-                      seed=seed, game_ids=np.arange(games), record_moves=True)
+    return play_batch(Rules(size, repetition, suicide), policy_b=policy, policy_w=policy,
+                      virtual_rate=virtual_rate, seed=seed, game_ids=np.arange(games),
+                      record_moves=True)
 
 
 @pytest.mark.parametrize("repetition", REPETITIONS)
@@ -36,7 +37,7 @@ def test_random_games_match_reference(size, repetition):
                                seed=1000 * size + style)
         for j, actions in enumerate(moves):
             ref = RefGame(size, repetition, suicide)
-            eng = Game(size, repetition, suicide)
+            eng = Game(Rules(size, repetition, suicide))
             for k, action in enumerate(actions.tolist()):
                 where = f"{size}x{size} {repetition} {suicide} game {j} action {k}"
                 assert eng.legal_moves() == ref.legal_moves(), where

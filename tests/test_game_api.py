@@ -5,43 +5,66 @@ import numpy as np
 import pytest
 
 from sim.engine.game import Game
+from sim.rules import PRESETS, RuleError, Rules
+from sim.schema import DEFAULT_KOMI
 from sim.selfplay import play_batch
 
 
 @pytest.mark.parametrize("action", [25, 100, -3])
 def test_actions_off_the_board(action):
     with pytest.raises(ValueError, match="is not a point of a 5x5 board"):
-        Game(5).play(action)
+        Game(Rules(5)).play(action)
 
 
 @pytest.mark.parametrize("setup", [[0] * 24, [0] * 26, [3] + [0] * 24, [-1] + [0] * 24])
 def test_bad_setups(setup):
     with pytest.raises(ValueError, match="a setup is 25 colours 0, 1 or 2"):
-        Game(5, setup=setup)
+        Game(Rules(5), setup=setup)
 
 
 @pytest.mark.parametrize("options, message", [
-    (dict(size=1), "board size 1 is out of range 2..25"),
-    (dict(size=26), "board size 26 is out of range 2..25"),
-    (dict(size=5, max_actions=0), "max_actions must be in 1..1,000,000, not 0"),
-    (dict(size=5, max_actions=10**7), "max_actions must be in 1..1,000,000"),
-    (dict(size=5, repetition="superko"), "unknown repetition 'superko'"),
-    (dict(size=5, suicide="single"), "unknown suicide 'single'"),
+    (dict(board_size=1), "board_size: must be in 2..25, got 1"),
+    (dict(board_size=26), "board_size: must be in 2..25, got 26"),
+    (dict(board_size=5.0), "board_size: must be an integer, got 5.0"),
+    (dict(board_size=5, max_actions=0), "max_actions: must be in 1..1,000,000, got 0"),
+    (dict(board_size=5, max_actions=10**7), "max_actions: must be in 1..1,000,000"),
+    (dict(board_size=5, repetition="superko"), "repetition: must be one of .*; got 'superko'"),
+    (dict(board_size=5, suicide="single"), "suicide: must be one of multi, none; got 'single'"),
+    (dict(board_size=5, dead_stones="agree_later"), "dead_stones: must be one of all_alive"),
+    (dict(board_size=5, komi={"jpd_a": float("inf")}), "komi.jpd_a: must be a finite number"),
+    (dict(board_size=5, komi={"korean": 6.5}), "komi.korean: unknown ruleset"),
+    (dict(board_size=5, komi=[6.5]), "komi: must be a table of ruleset = number"),
 ])
 def test_bad_rules(options, message):
-    with pytest.raises(ValueError, match=message):
-        Game(**options)
+    with pytest.raises(RuleError, match=message) as err:
+        Rules(**options)
+    assert err.value.key == message.split(":")[0]
+
+
+def test_presets_and_defaults():
+    rules = Rules(9)
+    assert (rules.repetition, rules.suicide, rules.max_actions, rules.dead_stones) == \
+        ("global_superko", "multi", 8 * 81, "all_alive")
+    assert rules.komi == DEFAULT_KOMI
+    assert Rules.preset("jpd", 9) == rules
+    japanese = Rules.preset("japanese", 7, max_actions=50, komi={"jpd_b": 0.5})
+    assert (japanese.repetition, japanese.suicide, japanese.max_actions) == ("basic_ko", "none", 50)
+    assert japanese.komi == {**DEFAULT_KOMI, "jpd_b": 0.5}
+    assert {name: Rules.preset(name, 5).repetition for name in PRESETS} == \
+        {name: preset["repetition"] for name, preset in PRESETS.items()}
+    with pytest.raises(RuleError, match="rules: must be one of jpd, "):
+        Rules.preset("korean", 9)
+    assert Rules(**rules.to_dict()) == rules
+    with pytest.raises(TypeError, match="takes a sim.rules.Rules"):
+        Game(9)
 
 
 @pytest.mark.parametrize("options, message", [
     (dict(policy_b="greedy"), "unknown policy_b 'greedy'"),
     (dict(virtual_rate=1.5), r"virtual_rate must be in \[0, 1\]"),
-    (dict(komi={"jpd_a": float("inf")}), "komi of jpd_a must be a finite number"),
-    (dict(komi={"korean": 6.5}), "unknown ruleset 'korean'"),
 ])
 def test_bad_batches(options, message):
-    args = dict(size=5, repetition="global_superko", suicide="multi", max_actions=None,
-                policy_b="random", policy_w="random", virtual_rate=0.0, komi=None, seed=0,
+    args = dict(policy_b="random", policy_w="random", virtual_rate=0.0, seed=0,
                 game_ids=np.arange(2), record_moves=False)
     with pytest.raises(ValueError, match=message):
-        play_batch(**{**args, **options})
+        play_batch(Rules(5), **{**args, **options})

@@ -5,11 +5,11 @@ import numpy as np
 import pytest
 
 from sim.coords import PASS, format_action, parse_action
-from sim.engine.game import Game
 from sim.players.capture import capture_move
 from sim.players.random import fills_own_eye, random_move
 from sim.players.stream import below, start_stream, uniform
 from sim.engine.state import INTERIOR, PLAIN
+from tests.conftest import numba_game as Game
 from tests.conftest import new_game
 
 

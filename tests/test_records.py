@@ -11,10 +11,11 @@ import pytest
 from sim import records, runner
 from sim.config import RunConfig
 from sim.errors import UserError
+from sim.rules import Rules
 from sim.schema import GAME_SCHEMA, SCHEMA_VERSION
 
-CFG = RunConfig(name="rec", board_size=5, games=60, shard_size=20, seed=3, virtual_rate=0.2,
-                record_moves="cycles", repetition="basic_ko", max_actions=120)
+CFG = RunConfig(name="rec", games=60, rules=Rules(5, repetition="basic_ko", max_actions=120),
+                shard_size=20, seed=3, virtual_rate=0.2, record_moves="cycles")
 
 
 @pytest.fixture(scope="module")

@@ -121,12 +121,12 @@ def test_setup_and_komi(capsys, tmp_path):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--size", 30, "A1"], "jpdsim replay: error: board size 30 is out of range 2..25"),
-    (["--size", 5, "--komi", "jpd_x=1"], "jpdsim replay: error: --komi jpd_x=1: unknown ruleset 'jpd_x'"),
-    (["--size", 5, "--komi", "jpd_a"], "jpdsim replay: error: --komi jpd_a: expected RULESET=VALUE"),
-    (["--size", 5, "--max-actions", 0], "jpdsim replay: error: max_actions must be in 1..1,000,000, not 0"),
-    (["--size", 5, "--max-actions", 10**11], "jpdsim replay: error: max_actions must be in 1..1,000,000"),
-    (["--size", 5, "--komi", "jpd_a=nan"], "jpdsim replay: error: --komi jpd_a=nan: komi of jpd_a must be a finite number"),
+    (["--size", 30, "A1"], "jpdsim replay: error: --size: must be in 2..25, got 30"),
+    (["--size", 5, "--komi", "jpd_x=1"], "jpdsim replay: error: --komi jpd_x: unknown ruleset"),
+    (["--size", 5, "--komi", "jpd_a"], "jpdsim replay: error: --komi jpd_a: expected RULESET=NUMBER"),
+    (["--size", 5, "--max-actions", 0], "jpdsim replay: error: --max-actions: must be in 1..1,000,000, got 0"),
+    (["--size", 5, "--max-actions", 10**11], "jpdsim replay: error: --max-actions: must be in 1..1,000,000"),
+    (["--size", 5, "--komi", "jpd_a=nan"], "jpdsim replay: error: --komi jpd_a: must be a finite number"),
     (["A1"], "jpdsim replay: error: --size is required"),
     (["--size", 5, "--repetition", "superko"], "jpdsim replay: error: argument --repetition: invalid choice"),
 ])

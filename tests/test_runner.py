@@ -2,6 +2,7 @@
 interrupted runs (deleted shard, crashed worker, SIGKILL, Ctrl-C) resumed to the same rows,
 and every stored game replaying to its row. Small 5x5 runs keep this quick."""
 
+import dataclasses
 import json
 import os
 import shutil
@@ -76,7 +77,7 @@ def test_rows_do_not_depend_on_workers_or_shards(reference, config_file, tmp_pat
     out = capsys.readouterr().out
     assert "games: 120" in out and "B win rate" in out and "winner disagreement" in out
     cfg = load_config(config_file)
-    other = runner.run(cfg.__class__(**{**cfg.to_dict(), "shard_size": 17}), tmp_path / "s17",
+    other = runner.run(dataclasses.replace(cfg, shard_size=17), tmp_path / "s17",
                        workers=2)
     assert other.state.config.n_shards == 8
     assert records.read_games(tmp_path / "s17").equals(table)

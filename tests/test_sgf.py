@@ -10,9 +10,10 @@ from sim.config import RunConfig
 from sim.coords import PASS, VIRTUAL, format_action, parse_action
 from sim.errors import UserError
 from sim.engine.game import Game
+from sim.rules import Rules
 
-CFG = RunConfig(name="sgfrun", board_size=5, games=40, shard_size=20, seed=5, virtual_rate=0.2,
-                record_moves="all", komi={"jpd_b": 2.5})
+CFG = RunConfig(name="sgfrun", games=40, rules=Rules(5, komi={"jpd_b": 2.5}), shard_size=20,
+                seed=5, virtual_rate=0.2, record_moves="all")
 
 _PROP = re.compile(r"\s*([A-Z]+)((?:\s*\[(?:[^\]\\]|\\.)*\])+)", re.S)
 _VALUE = re.compile(r"\[((?:[^\]\\]|\\.)*)\]", re.S)
@@ -101,7 +102,7 @@ def test_sgf_command(run_dir, tmp_path, capsys):
 
 
 def test_game_without_moves(tmp_path, capsys):
-    cfg = RunConfig(name="nomoves", board_size=5, games=4, seed=1)
+    cfg = RunConfig(name="nomoves", games=4, rules=Rules(5), seed=1)
     assert runner.run(cfg, tmp_path / "run", workers=1).state.complete
     with pytest.raises(UserError, match='no stored moves .*record_moves = "none".*"all"'):
         sgf.stored_game_sgf(tmp_path / "run", 2)
@@ -129,7 +130,7 @@ def test_a_declining_action_that_ended_the_game_is_not_a_stone():
     """C3, three virtual moves, Black passes, White declines with D4: the conversion is the
     fourth virtual move at this board, so the game ends and D4 is not played (RULES.md §4)."""
     tokens = "C3 virtual virtual virtual pass D4".split()
-    game = Game(5)
+    game = Game(Rules(5))
     for token in tokens:
         assert game.play(parse_action(token, 5)) is None
     row = {**game.outcome(), "game_id": 1, "komi_jpd_b": 7.5, "policy_b": "random",

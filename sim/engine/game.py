@@ -8,39 +8,25 @@ import numpy as np
 from sim.coords import MAX_SIZE, MIN_SIZE, PASS, VIRTUAL, format_action
 from sim.engine.history import legal_points, reset, step
 from sim.engine.outcome import columns
-from sim.schema import (
-    ENDINGS, MAX_ACTIONS_LIMIT, REPETITIONS, SUICIDES, default_max_actions, resolve_komi,
-)
+from sim.rules import Rules
+from sim.schema import ENDINGS
 from sim.engine.scoring import RAW_FIELDS, outcome_row
 from sim.engine.state import COLOR, ENDING, GAME_OVER, INTERIOR, OK, PLAIN, REASONS, ST, TO_MOVE, new_state
 
 
-def check_rules(size: int, repetition: str, suicide: str, max_actions: int | None) -> int:
-    """Validate the rule options (ValueError naming the option); returns the move cap."""
-    if not MIN_SIZE <= size <= MAX_SIZE:
-        raise ValueError(f"board size {size} is out of range {MIN_SIZE}..{MAX_SIZE}")
-    if repetition not in REPETITIONS:
-        raise ValueError(f"unknown repetition {repetition!r} (one of {', '.join(REPETITIONS)})")
-    if suicide not in SUICIDES:
-        raise ValueError(f"unknown suicide {suicide!r} (one of {', '.join(SUICIDES)})")
-    cap = default_max_actions(size) if max_actions is None else max_actions
-    if not 1 <= cap <= MAX_ACTIONS_LIMIT:
-        raise ValueError(f"max_actions must be in 1..{MAX_ACTIONS_LIMIT:,}, not {cap}")
-    return cap
-
-
 class Game:
-    """A game under one set of rules; actions use the encoding of ``sim.coords``.
+    """A game under ``rules`` (``sim.rules.Rules``); actions use the encoding of ``sim.coords``.
 
     ``setup``: None or N*N colours (0 empty, 1 Black, 2 White), Black to move. ``exact``:
     repetition and four-virtual checks compare whole positions on a hash match.
     """
 
-    def __init__(self, size, repetition="global_superko", suicide="multi", max_actions=None,
-                 setup=None, exact=True):
-        cap = check_rules(size, repetition, suicide, max_actions)
-        self.size, self.repetition, self.suicide = size, repetition, suicide
-        self._g = new_state(size, REPETITIONS.index(repetition), SUICIDES.index(suicide), cap, exact)
+    def __init__(self, rules: Rules, setup=None, exact=True):
+        if not isinstance(rules, Rules):
+            raise TypeError(f"a Game takes a sim.rules.Rules, not {type(rules).__name__}")
+        self.rules = rules
+        self.size = size = rules.board_size
+        self._g = new_state(rules, exact)
         start = np.zeros(size * size, np.int8) if setup is None else np.asarray(setup, np.int8)
         if start.shape != (size * size,) or not np.isin(start, (0, 1, 2)).all():
             raise ValueError(f"a setup is {size * size} colours 0, 1 or 2")
@@ -77,8 +63,10 @@ class Game:
         return self._g.pt[COLOR, self._g.pt[INTERIOR, :self.size ** 2]].tolist()
 
     def outcome(self, komi=None) -> dict:
-        """Every outcome field (JSON-ready values) of the game as it stands."""
+        """Every outcome field (JSON-ready values) of the game as it stands; ``komi``
+        overrides the rules' komi of some rulesets."""
         row = np.zeros((1, len(RAW_FIELDS)), np.int64)
         outcome_row(self._g, row[0])
-        cols = columns(row, self.size, self.repetition, self.suicide, resolve_komi(komi))
+        rules = self.rules if komi is None else self.rules.with_(komi={**self.rules.komi, **komi})
+        cols = columns(row, rules)
         return {name: col[0].item() if hasattr(col[0], "item") else col[0] for name, col in cols.items()}

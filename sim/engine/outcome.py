@@ -20,16 +20,17 @@ def _labels(codes: np.ndarray, values) -> pa.Array:
     return pa.DictionaryArray.from_arrays(indices, pa.array(values, pa.string())).cast(pa.string())
 
 
-def outcome_arrays(rows: np.ndarray, size: int, repetition: str, suicide: str,
-                   komi: dict) -> dict:
-    """Named outcome columns (Arrow arrays of ``sim.schema.OUTCOME_TYPES``) of raw rows."""
+def outcome_arrays(rows: np.ndarray, rules) -> dict:
+    """Named outcome columns (Arrow arrays of ``sim.schema.OUTCOME_TYPES``) of raw rows of
+    games played under ``rules`` (``sim.rules.Rules``)."""
     n = len(rows)
+    size, komi = rules.board_size, rules.komi
     raw = {name: rows[:, i] for i, name in enumerate(RAW_FIELDS)}
     area_diff = (raw["area2_b_jpd"] - raw["area2_w_jpd"]) / 2
     out = {
         "board_size": np.full(n, size, np.int32),
-        "repetition": _labels(np.zeros(n, np.int8), [repetition]),
-        "suicide": _labels(np.zeros(n, np.int8), [suicide]),
+        "repetition": _labels(np.zeros(n, np.int8), [rules.repetition]),
+        "suicide": _labels(np.zeros(n, np.int8), [rules.suicide]),
         "ending": _labels(raw["ending"] - 1, ENDINGS),
         "first_pass_or_virtual_by": _labels(raw["first_pass_or_virtual_by"] - 1, _BY),
         "last_real_move_by": _labels(raw["last_real_move_by"] - 1, _BY),
@@ -54,7 +55,7 @@ def outcome_arrays(rows: np.ndarray, size: int, repetition: str, suicide: str,
             for name, v in values.items()}
 
 
-def columns(rows: np.ndarray, size: int, repetition: str, suicide: str, komi: dict) -> dict:
+def columns(rows: np.ndarray, rules) -> dict:
     """``outcome_arrays`` as numpy arrays (strings as object arrays with None)."""
     return {name: values.to_numpy(zero_copy_only=False, writable=True)
-            for name, values in outcome_arrays(rows, size, repetition, suicide, komi).items()}
+            for name, values in outcome_arrays(rows, rules).items()}

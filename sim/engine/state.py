@@ -77,8 +77,11 @@ State = namedtuple("State", [
 KEY_SEED = 20101010  # the Zobrist keys are the same in every process and run
 
 
-def new_state(size: int, repetition: int, suicide: int, max_actions: int, exact: bool) -> State:
-    """Allocate the arrays of a game on an N x N board; ``history.reset`` starts a game."""
+def new_state(rules, exact: bool) -> State:
+    """Allocate the arrays of a game under ``rules`` (``sim.rules.Rules``); ``history.reset``
+    starts a game. ``exact``: compare whole positions on a key match."""
+    size, max_actions = rules.board_size, rules.max_actions
+    repetition, suicide = rules.repetition_code, rules.suicide_code
     w = size + 2
     area = w * w
     cap = 1 << int(max(2 * (max_actions + 2), N_ST, 64)).bit_length()
