@@ -25,6 +25,20 @@ POLICIES = ("random", "capture")
 #: Dead stones at a pause (RULES.md §4): "all_alive", the agreed ending 两弃终局.
 DEAD_STONES = ("all_alive",)
 
+#: The raw outcome of one game as the engine writes it (``sim.engine.scoring.outcome_row``):
+#: integers in this order; a per-colour field is a ``_b``, ``_w`` pair. ``sim.engine.outcome``
+#: turns raw rows into the OUTCOME_TYPES columns (a raw field of the same name goes out as it
+#: is) and ``repetition_bans``.
+RAW_FIELDS = (
+    "ending", "actions", "moves", "real_moves_b", "real_moves_w", "virtual_moves_b",
+    "virtual_moves_w", "passes", "converted_passes", "stones_lost_b", "stones_lost_w",
+    "suicides_b", "suicides_w", "first_pass_or_virtual_by", "last_real_move_by", "stones_b",
+    "stones_w", "public_points", "territory_b_jpd", "territory_w_jpd", "area2_b_jpd",
+    "area2_w_jpd", "moku_b", "moku_w", "balanced_moves", "equal_stones_diff2",
+    "area_diff_chinese", "territory_diff_japanese", "prisoners_b", "prisoners_w",
+    "repetition_bans",
+)
+
 _str, _i32, _f64 = pa.string(), pa.int32(), pa.float64()
 
 #: Every outcome field of one game, in order, with its Arrow type.

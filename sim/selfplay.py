@@ -8,29 +8,35 @@ import numpy as np
 import pyarrow as pa
 from numba import njit
 
+from sim.engine.check import CONSISTENT, check_consistency, describe
 from sim.engine.history import apply_action, reset
 from sim.engine.outcome import columns, outcome_arrays
 from sim.players.capture import capture_move
 from sim.players.random import random_move
 from sim.players.stream import start_stream
 from sim.rules import Rules
-from sim.schema import POLICIES
-from sim.engine.scoring import R_REP_BANS, RAW_FIELDS, outcome_row
-from sim.engine.state import ENDING, PLAIN, ST, TO_MOVE, new_state
+from sim.schema import POLICIES, RAW_FIELDS
+from sim.engine.scoring import R_REP_BANS, outcome_row
+from sim.engine.state import ACTIONS, ENDING, PLAIN, ST, TO_MOVE, new_state
 
 CAPTURE = POLICIES.index("capture")
+_MOVES_BUFFER = 1 << 20  # actions recorded by one kernel call (it returns before overflowing)
 
 
 @njit(cache=True, _nrt=False)
-def play_games(g, seed, game_ids, policies, virtual_rate, rows, moves, offsets, setup, rng):
+def play_games(g, seed, game_ids, policies, virtual_rate, rows, moves, offsets, setup, rng,
+               fault):
     """Play ``game_ids`` from the empty board, colour c with the policy ``policies[c - 1]``
     (an index in ``sim.schema.POLICIES``); raw outcomes into
     ``rows``. If ``moves`` is not empty, every action goes there (sim.coords encoding), game j
     at ``moves[offsets[j]:offsets[j+1]]``; the call stops early, returning the number of
-    games played, when ``moves`` might not hold the next game. ``setup`` (N*N zeros, the
-    empty board) and ``rng`` (two words) are work arrays: the kernel allocates nothing, so no
-    reference counting runs in its loop."""
+    games played, when ``moves`` might not hold the next game. If ``fault`` (three words) is
+    not empty, the state is checked after every action (``check_consistency``); the first
+    problem stops the call with (code, point, action number) in ``fault``. ``setup`` (N*N
+    zeros, the empty board) and ``rng`` (two words) are work arrays: the kernel allocates
+    nothing, so no reference counting runs in its loop."""
     record = moves.size > 0
+    check = fault.size > 0
     cap = g.tab.shape[1]  # > the longest game
     pos = offsets[0]
     for j in range(game_ids.size):
@@ -44,6 +50,11 @@ def play_games(g, seed, game_ids, policies, virtual_rate, rows, moves, offsets, 
             else:
                 action, code = random_move(g, rng, virtual_rate)
             apply_action(g, action, code)
+            if check:
+                problem, point = check_consistency(g)
+                if problem != CONSISTENT:
+                    fault[0], fault[1], fault[2] = problem, point, g.tab[ST, ACTIONS]
+                    return j
             if record:
                 moves[pos] = action if action < 0 else g.pt[PLAIN, action]
                 pos += 1
@@ -53,9 +64,10 @@ def play_games(g, seed, game_ids, policies, virtual_rate, rows, moves, offsets, 
 
 
 def play_batch(rules: Rules, *, seed, game_ids, policy_b="random", policy_w="random",
-               virtual_rate=0.0, record_moves=False, arrow=False):
+               virtual_rate=0.0, record_moves=False, arrow=False, check=False):
     """Play the games ``game_ids`` of a run under ``rules`` (``sim.rules.Rules``); each game
-    depends only on ``seed`` and its id.
+    depends only on ``seed`` and its id. ``check``: a debug option, the engine state is
+    checked after every action (``sim.engine.check``; an inconsistency raises RuntimeError).
 
     Returns (columns, moves): every outcome field of ``sim.schema`` plus ``repetition_bans``
     as numpy arrays (Arrow arrays with ``arrow``: what the runner writes), and None or one
@@ -76,11 +88,16 @@ def play_batch(rules: Rules, *, seed, game_ids, policy_b="random", policy_w="ran
     chunks = []
     done = 0
     setup, rng = np.zeros(size * size, np.int8), np.zeros(2, np.uint64)
+    fault = np.zeros(3 if check else 0, np.int64)
     while done < ids.size:
-        buffer = np.empty(max(1 << 20, 4 * g.tab.shape[1]) if record_moves else 0, np.int16)
+        buffer = np.empty(max(_MOVES_BUFFER, 4 * g.tab.shape[1]) if record_moves else 0, np.int16)
         offsets[done] = 0
         played = play_games(g, np.uint64(seed), ids[done:], policies, float(virtual_rate),
-                            rows[done:], buffer, offsets[done:], setup, rng)
+                            rows[done:], buffer, offsets[done:], setup, rng, fault)
+        if check and fault[0] != CONSISTENT:
+            problem, point, action = fault
+            raise RuntimeError(f"engine state inconsistent after action {action} of game "
+                               f"{ids[done + played]}: {describe(g, problem, point)}")
         if record_moves:
             chunks += [buffer[offsets[j]:offsets[j + 1]] for j in range(done, done + played)]
         done += played

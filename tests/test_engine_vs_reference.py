@@ -3,7 +3,8 @@ every board size 2..9 x every repetition mode x four styles of play (plain, with
 virtual moves, without suicide, the capture player). The games are the batched kernel's own (``play_batch`` with
 recorded moves); each is re-played action by action in ``sim.engine.game.Game`` (exact mode) and in
 ``tests.reference.RefGame``, comparing the legal-move sets and boards after every action and
-every outcome field at the end, and checking the outcome invariants."""
+every outcome field at the end, and checking the outcome invariants. The engine's state check
+(``sim.engine.check``) runs after every action, in the batch and in ``Game``."""
 
 import numpy as np
 import pytest
@@ -26,7 +27,7 @@ STYLES = [  # (suicide, virtual_rate, policy of both colours, games)
 def batch(size, repetition, suicide, virtual_rate, policy, games, seed):
     return play_batch(Rules(size, repetition, suicide), policy_b=policy, policy_w=policy,
                       virtual_rate=virtual_rate, seed=seed, game_ids=np.arange(games),
-                      record_moves=True)
+                      record_moves=True, check=True)
 
 
 @pytest.mark.parametrize("repetition", REPETITIONS)
@@ -43,6 +44,7 @@ def test_random_games_match_reference(size, repetition):
                 assert eng.legal_moves() == ref.legal_moves(), where
                 assert ref.play(action) is None, where
                 assert eng.play(action) is None, where
+                assert eng.check() is None, where
                 assert eng.board() == ref.board(), where
             assert eng.ending is not None and eng.ending == ref.ending
             expected = ref.outcome()

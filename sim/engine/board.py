@@ -9,7 +9,8 @@ from numba import njit
 
 from sim.engine.state import (
     BLACK, BORDER, CHASH, COLOR, CSIZE, EMPTIES, EMPTY, EPOS, HASH, HEAD, INTERIOR, LIBSQ, LIBSUM,
-    N, NXT, N_EMPTY, PLAIN, PLIB, ST, STACK, W, WHITE, ZOB,
+    N, NXT, N_EMPTY, PLACES, PLAIN, PLIB, ST, STACK, SUICIDE_MANY, SUICIDE_ONE, W, WHITE, ZOB,
+    opponent, slot,
 )
 
 
@@ -26,6 +27,18 @@ def neighbour(p, w, side):
 def diagonal(p, w, side):
     """The diagonal neighbour ``side`` (0-3: above left, above right, below left, below right)."""
     return p + (w if side >= 2 else -w) + (1 if side & 1 else -1)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def is_empty(pt, p):
+    """Whether the point ``p`` holds no stone (and is not the border)."""
+    return pt[COLOR, p] == EMPTY
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def is_stone(colour):
+    """Whether a colour of the board is BLACK or WHITE (not EMPTY, not BORDER)."""
+    return colour == BLACK or colour == WHITE
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -105,7 +118,7 @@ def _remove_chain(g, h):
         count += 1
         for side in range(4):
             q = neighbour(s, w, side)
-            if color[q] == BLACK or color[q] == WHITE:
+            if is_stone(color[q]):
                 _add_lib(pt, pt[HEAD, q], s, 1)
         s = pt[NXT, s]
         if s == h:
@@ -122,7 +135,7 @@ def put_stone(g, p, c):
     color = pt[COLOR]
     w = g.tab[ST, W]
     color[p] = c
-    key = pt[ZOB + c - 1, p]
+    key = pt[slot(ZOB, c), p]
     g.tab[ST, HASH] ^= key
     k = g.tab[ST, N_EMPTY] - 1
     last = pt[EMPTIES, k]
@@ -142,7 +155,7 @@ def put_stone(g, p, c):
         cq = color[q]
         if cq == EMPTY:
             _add_lib(pt, pt[HEAD, p], q, 1)
-        elif cq == BLACK or cq == WHITE:
+        elif is_stone(cq):
             h = pt[HEAD, q]
             _add_lib(pt, h, p, -1)
             if cq == c:
@@ -162,7 +175,7 @@ def play_stone(g, p, c):
     if put_stone(g, p, c):  # a capture: the chains without liberty go, in side order
         for side in range(4):
             q = neighbour(p, w, side)
-            if g.pt[COLOR, q] == 3 - c and g.pt[PLIB, g.pt[HEAD, q]] == 0:
+            if g.pt[COLOR, q] == opponent(c) and g.pt[PLIB, g.pt[HEAD, q]] == 0:
                 captured += _remove_chain(g, g.pt[HEAD, q])
     suicided = 0
     if captured == 0 and g.pt[PLIB, g.pt[HEAD, p]] == 0:
@@ -172,8 +185,8 @@ def play_stone(g, p, c):
 
 @njit(cache=True, _nrt=False, inline="always")
 def key_after(g, p, c):
-    """Before playing ``c`` at the empty ``p``: (board key after the move, kind) with kind 0 for
-    an ordinary move or capture, 1 for a single-stone suicide, 2 for a multi-stone suicide."""
+    """Before playing ``c`` at the empty ``p``: (board key after the move, what the move does:
+    PLACES a stone (an ordinary move or a capture), SUICIDE_ONE or SUICIDE_MANY)."""
     pt = g.pt
     color = pt[COLOR]
     w = g.tab[ST, W]
@@ -210,10 +223,10 @@ def key_after(g, p, c):
         else:
             captured ^= pt[CHASH, h]
     if liberty:
-        return board_key ^ pt[ZOB + c - 1, p] ^ captured, 0
+        return board_key ^ pt[slot(ZOB, c), p] ^ captured, PLACES
     if not friends:
-        return board_key, 1
-    return board_key ^ own, 2
+        return board_key, SUICIDE_ONE
+    return board_key ^ own, SUICIDE_MANY
 
 
 @njit(cache=True, _nrt=False)
@@ -225,9 +238,9 @@ def board_into(g, out):
 
 
 @njit(cache=True, _nrt=False)
-def board_after(g, p, c, kind, out):
-    """Write into ``out`` (N*N colours) the board after ``c`` plays at ``p`` (kind from
-    ``key_after``); exact comparisons only, so clarity before speed."""
+def board_after(g, p, c, effect, out):
+    """Write into ``out`` (N*N colours) the board after ``c`` plays at ``p`` (``effect``
+    from ``key_after``); exact comparisons only, so clarity before speed."""
     pt = g.pt
     color = pt[COLOR]
     w = g.tab[ST, W]
@@ -237,7 +250,7 @@ def board_after(g, p, c, kind, out):
     for side in range(4):
         q = neighbour(p, w, side)
         cq = color[q]
-        if (kind == 0 and cq == 3 - c) or (kind == 2 and cq == c):
+        if (effect == PLACES and cq == opponent(c)) or (effect == SUICIDE_MANY and cq == c):
             if in_atari_at(pt, pt[HEAD, q], p):
                 heads[k] = pt[HEAD, q]
                 k += 1
@@ -248,5 +261,5 @@ def board_after(g, p, c, kind, out):
             s = pt[NXT, s]
             if s == heads[i]:
                 break
-    if kind == 0:
+    if effect == PLACES:
         out[pt[PLAIN, p]] = c

@@ -5,12 +5,13 @@ The same kernels play the batched games of ``sim.selfplay``; here each call is o
 
 import numpy as np
 
-from sim.coords import MAX_SIZE, MIN_SIZE, PASS, VIRTUAL, format_action
+from sim.coords import PASS, VIRTUAL, format_action
+from sim.engine.check import CONSISTENT, check_consistency, describe
 from sim.engine.history import legal_points, reset, step
 from sim.engine.outcome import columns
 from sim.rules import Rules
-from sim.schema import ENDINGS
-from sim.engine.scoring import RAW_FIELDS, outcome_row
+from sim.schema import ENDINGS, RAW_FIELDS
+from sim.engine.scoring import outcome_row
 from sim.engine.state import COLOR, ENDING, GAME_OVER, INTERIOR, OK, PLAIN, REASONS, ST, TO_MOVE, new_state
 
 
@@ -53,6 +54,12 @@ class Game:
         if code == GAME_OVER:
             return f"game over ({self.ending})"
         return REASONS[code]
+
+    def check(self) -> str | None:
+        """None if the engine's incremental state agrees with its board, else what does not
+        (``sim.engine.check``)."""
+        problem, point = check_consistency(self._g)
+        return None if problem == CONSISTENT else describe(self._g, problem, point)
 
     def legal_moves(self) -> list[int]:
         """Sorted points where the player to move may make a real move now."""

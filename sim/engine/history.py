@@ -22,14 +22,17 @@ ban only after a full comparison in exact mode (``st[EXACT]``).
 import numpy as np
 from numba import njit
 
-from sim.engine.board import board_after, board_into, clear, key_after, play_stone, put_stone
+from sim.engine.board import (
+    board_after, board_into, clear, is_empty, key_after, play_stone, put_stone,
+)
 from sim.engine.state import (
-    ACTIONS, BASIC_KO, BLACK, BOARD_SUPERKO, CAND, COLOR, CONVERTED, CYCLE, EMPTIES, ENDING, EXACT,
-    FIRST_PV, FOUR_VIRTUAL, FV_COUNT, FV_GEN, FV_KEY, FV_REF, FV_STAMP, GAME_OVER, GLOBAL_SUPERKO,
-    HASH, HEAD, INTERIOR, KO, LAST_POINT, LAST_REAL, LOG_KEY, LOG_VB, LOG_VW, LOST, MAX_ACTIONS,
-    MOVES, MOVE_LIMIT, N, NO_RESULT, N_EMPTY, N_ST, OCCUPIED, OK, OK_CYCLE, PASSES, PAUSE,
-    PENDING_PASS, PLIB, REAL, REP, REP_BITS, SEG_START, SETUP, SIDEKEY, SITUATIONAL_SUPERKO, ST,
-    SUIC, SUICIDE, SUICIDES_, SUICIDE_NONE, SUPERKO, TO_MOVE, VIRT, VKEY,
+    ACTIONS, BASIC_KO, BLACK, BOARD_SUPERKO, CAND, CONVERTED, CYCLE, EMPTIES, EMPTY, ENDING,
+    EXACT, FIRST_PV, FOUR_VIRTUAL, FV_COUNT, FV_GEN, FV_KEY, FV_REF, FV_STAMP, GAME_FIELDS,
+    GAME_OVER, GLOBAL_SUPERKO, HASH, HEAD, INTERIOR, KO, LAST_POINT, LAST_REAL, LOG_KEY, LOG_VIRT,
+    LOST, MAX_ACTIONS, MOVES, MOVE_LIMIT, N, NO_RESULT, N_EMPTY, N_ST, OCCUPIED, OK, OK_CYCLE,
+    PASSES, PAUSE, PENDING_PASS, PLIB, REAL, REP, REP_BITS, SEG_START, SETUP, SIDEKEY,
+    SITUATIONAL_SUPERKO, ST, SUIC, SUICIDE, SUICIDES_BY, SUICIDE_MANY, SUICIDE_NONE, SUICIDE_ONE,
+    SUPERKO, TO_MOVE, VIRT, VKEY, WHITE, opponent, slot,
 )
 
 PASS, VIRTUAL = -1, -2
@@ -38,20 +41,21 @@ PASS, VIRTUAL = -1, -2
 # ---- position keys, the log and its filter ------------------------------------------------
 
 @njit(cache=True, _nrt=False, inline="always")
-def _rule_key(g, board_key, m):
+def rule_key(g, board_key, m):
     """The key, in the sense of the repetition rule, of the position with the board key
     ``board_key`` and the current virtual stones as move ``m``."""
     st = g.tab[ST]
     rep = st[REP]
-    if rep == SITUATIONAL_SUPERKO:
-        return board_key ^ st[SIDEKEY + (m & 1)]
+    if rep == SITUATIONAL_SUPERKO:  # Black moves after even move numbers
+        return board_key ^ st[slot(SIDEKEY, BLACK if m & 1 == 0 else WHITE)]
     if rep == BOARD_SUPERKO:
         return board_key
-    return board_key ^ g.tab[VKEY, st[VIRT]] ^ g.tab[VKEY + 1, st[VIRT + 1]]  # global key
+    return (board_key ^ g.tab[slot(VKEY, BLACK), st[slot(VIRT, BLACK)]]  # the global key
+            ^ g.tab[slot(VKEY, WHITE), st[slot(VIRT, WHITE)]])
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _filter_bit(g, key):
+def filter_bit(g, key):
     """(word, bit) of ``key`` in the filter: its first cap/8 words, bits 1-6 pick the bit (bit 0
     of a key is the parity of the number of stone keys in it)."""
     return (key >> 7) & ((g.tab.shape[1] >> 3) - 1), np.int64(1) << ((key >> 1) & 63)
@@ -62,7 +66,7 @@ def _forget(g, start, stop):
     """Clear the filter bits of the positions ``start`` to ``stop - 1`` of the log (the whole
     segment: a bit two keys share goes too)."""
     for m in range(start, stop):
-        word, bit = _filter_bit(g, g.tab[LOG_KEY, m])
+        word, bit = filter_bit(g, g.tab[LOG_KEY, m])
         g.tab[REP_BITS, word] &= ~bit
 
 
@@ -74,17 +78,17 @@ def _record(g, virtual):
     st = g.tab[ST]
     m = st[MOVES]
     rep = st[REP]
-    key = _rule_key(g, st[HASH], m)
+    key = rule_key(g, st[HASH], m)
     if virtual and (rep == GLOBAL_SUPERKO or rep == NO_RESULT):
         _forget(g, st[SEG_START], m)
         st[SEG_START] = m
     g.tab[LOG_KEY, m] = key
-    word, bit = _filter_bit(g, key)
+    word, bit = filter_bit(g, key)
     g.tab[REP_BITS, word] |= bit
     if st[EXACT]:
         board_into(g, g.log_board[m])
-        g.tab[LOG_VB, m] = st[VIRT]
-        g.tab[LOG_VW, m] = st[VIRT + 1]
+        for c in (BLACK, WHITE):
+            g.tab[slot(LOG_VIRT, c), m] = st[slot(VIRT, c)]
 
 
 @njit(cache=True, _nrt=False)
@@ -98,8 +102,8 @@ def _same_board(g, board, m):
 @njit(cache=True, _nrt=False)
 def _same_position(g, move, m, m_next):
     """Exact mode, on a key match: whether the logged position ``m`` is the position that
-    ``move`` (point, colour, kind of ``key_after``) creates as move ``m_next``, in the sense of
-    the repetition rule. The candidate board is built here, only when a key matches."""
+    ``move`` (point, colour, effect from ``key_after``) creates as move ``m_next``, in the sense
+    of the repetition rule. The candidate board is built here, only when a key matches."""
     board = g.pt[CAND]
     board_after(g, move[0], move[1], move[2], board)
     if not _same_board(g, board, m):
@@ -109,13 +113,16 @@ def _same_position(g, move, m, m_next):
         return True
     if rep == SITUATIONAL_SUPERKO:
         return (m & 1) == (m_next & 1)  # the same side to move
-    return g.tab[LOG_VB, m] == g.tab[ST, VIRT] and g.tab[LOG_VW, m] == g.tab[ST, VIRT + 1]
+    for c in (BLACK, WHITE):
+        if g.tab[slot(LOG_VIRT, c), m] != g.tab[ST, slot(VIRT, c)]:
+            return False
+    return True
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def _repeats(g, key, move, m_next):
     """Whether a position of the segment has ``key`` (exact mode: is, compared in full)."""
-    word, bit = _filter_bit(g, key)
+    word, bit = filter_bit(g, key)
     if g.tab[REP_BITS, word] & bit == 0:
         return False
     for m in range(g.tab[ST, SEG_START], g.tab[ST, MOVES] + 1):
@@ -159,18 +166,18 @@ def reset(g, setup):
     n = st[N]
     _forget(g, st[SEG_START], st[MOVES] + 1)  # the last game's positions
     clear(g)
-    st[SETUP] = 0
-    st[SETUP + 1] = 0
+    st[slot(SETUP, BLACK)] = 0
+    st[slot(SETUP, WHITE)] = 0
     for i in range(n * n):
         c = setup[i]
-        if c != 0:
+        if c != EMPTY:
             put_stone(g, g.pt[INTERIOR, i], c)
-            st[SETUP + c - 1] += 1
+            st[slot(SETUP, c)] += 1
     for i in range(n * n):
         p = g.pt[INTERIOR, i]
-        if setup[i] != 0 and g.pt[PLIB, g.pt[HEAD, p]] == 0:
+        if setup[i] != EMPTY and g.pt[PLIB, g.pt[HEAD, p]] == 0:
             return i
-    st[TO_MOVE:N_ST] = 0
+    st[GAME_FIELDS:N_ST] = 0
     st[TO_MOVE] = BLACK
     st[FV_GEN] += 1
     _record(g, False)
@@ -182,18 +189,18 @@ def judge(g, p, c, converted):
     """Whether colour ``c`` may play at ``p`` now: OK, OK_CYCLE (no_result: legal, but it
     recreates an earlier global position), OCCUPIED, SUICIDE, KO or SUPERKO. ``converted``:
     judge as if a pending pass of the opponent had become a virtual move first."""
-    if g.pt[COLOR, p] != 0:
+    if not is_empty(g.pt, p):
         return OCCUPIED
-    key, kind = key_after(g, p, c)
-    if kind == 1 or (kind == 2 and g.tab[ST, SUIC] == SUICIDE_NONE):
+    key, effect = key_after(g, p, c)
+    if effect == SUICIDE_ONE or (effect == SUICIDE_MANY and g.tab[ST, SUIC] == SUICIDE_NONE):
         return SUICIDE
     rep = g.tab[ST, REP]
     if converted and rep != BOARD_SUPERKO and rep != SITUATIONAL_SUPERKO:
         return OK  # right after a virtual move no earlier global position can recur
     m = g.tab[ST, MOVES]
     m_next = m + converted + 1  # the move number of the position this move creates
-    key = _rule_key(g, key, m_next)
-    move = (p, c, kind)
+    key = rule_key(g, key, m_next)
+    move = (p, c, effect)
     if rep == NO_RESULT or rep == BASIC_KO:
         if m >= 1 and g.tab[LOG_KEY, m - 1] == key and (
                 not g.tab[ST, EXACT] or _same_position(g, move, m - 1, m_next)):
@@ -210,7 +217,7 @@ def judge(g, p, c, converted):
 def _virtual(g, c):
     """A virtual move of colour ``c`` (voluntary or a converted pass)."""
     g.tab[ST, MOVES] += 1
-    g.tab[ST, VIRT + c - 1] += 1
+    g.tab[ST, slot(VIRT, c)] += 1
     if g.tab[ST, FIRST_PV] == 0:
         g.tab[ST, FIRST_PV] = c
     _record(g, True)
@@ -248,12 +255,12 @@ def apply_action(g, action, code):
             st[ENDING] = PAUSE
         else:
             st[PENDING_PASS] = 1
-            st[TO_MOVE] = 3 - c
+            st[TO_MOVE] = opponent(c)
     else:
         if st[PENDING_PASS]:  # the opponent's pass was declined: it becomes a virtual move first
             st[PENDING_PASS] = 0
             st[CONVERTED] += 1
-            _virtual(g, 3 - c)
+            _virtual(g, opponent(c))
             if st[ENDING] != 0:
                 return  # the declining action ended the game without being played
         if action == VIRTUAL:
@@ -261,17 +268,17 @@ def apply_action(g, action, code):
         else:
             captured, suicided = play_stone(g, action, c)
             st[MOVES] += 1
-            st[REAL + c - 1] += 1
-            st[LOST + 2 - c] += captured
-            st[LOST + c - 1] += suicided
+            st[slot(REAL, c)] += 1
+            st[slot(LOST, opponent(c))] += captured
+            st[slot(LOST, c)] += suicided
             if suicided:
-                st[SUICIDES_ + c - 1] += 1
+                st[slot(SUICIDES_BY, c)] += 1
             st[LAST_REAL] = c
-            st[LAST_POINT + c - 1] = action
+            st[slot(LAST_POINT, c)] = action
             _record(g, False)
             if code == OK_CYCLE:
                 st[ENDING] = CYCLE
-        st[TO_MOVE] = 3 - c
+        st[TO_MOVE] = opponent(c)
     if st[ENDING] == 0 and st[ACTIONS] >= st[MAX_ACTIONS]:
         st[ENDING] = MOVE_LIMIT
 

@@ -1,34 +1,62 @@
 """Scoring kernels (RULES.md §7): JPD point ownership and area, the literal equal-stones
 count, Chinese area (Tromp-Taylor regions) and Japanese territory with the seki test.
 
-``outcome_row`` writes one game's raw outcome (integers) into a row of ``RAW_FIELDS``;
+``outcome_row`` writes one game's raw outcome (integers) into a row of
+``sim.schema.RAW_FIELDS`` (the ``R_*`` indices below are looked up there by name);
 ``sim.engine.outcome`` turns rows into named columns, margins and winners.
 """
 
 from numba import njit
 
-from sim.engine.board import has_one_liberty, neighbour
+from sim.engine.board import has_one_liberty, is_stone, neighbour
 from sim.engine.state import (
-    ACTIONS, BLACK, BORDER, COLOR, CONVERTED, COPY, EMPTIES, EMPTY, ENDING, FIRST_PV, HEAD,
-    LAB, LAST_REAL, LOST, MOVES, N, N_EMPTY, PASSES, REAL, REGION, REP_BANS, SEKI,
-    SETUP, ST, STACK, STACK2, SUICIDES_, TALLY, VIRT, W, WHITE,
+    ACTIONS, BLACK, BORDER, COLOR, CONVERTED, COPY, EMPTIES, EMPTY, ENDING, FIRST_PV, HEAD, LAB,
+    LAST_REAL, LOST, MOVES, N, N_EMPTY, PASSES, REAL, REGION, REP_BANS, SEKI, SETUP, ST, STACK,
+    STACK2, SUICIDES_BY, T_COPY_STONES, T_JAPANESE, T_LABELS, T_LEFT, T_MOKU, T_NET, T_REFILL,
+    T_REGIONS, T_STONES, TALLY, TALLY_WIDTH, VIRT, W, WHITE, opponent, slot,
 )
+from sim.schema import RAW_FIELDS
 
 PUBLIC = 3  # label of a public / neutral empty point (BLACK and WHITE label owned points)
 
-RAW_FIELDS = (
-    "ending", "actions", "moves", "real_moves_b", "real_moves_w", "virtual_moves_b",
-    "virtual_moves_w", "passes", "converted_passes", "stones_lost_b", "stones_lost_w",
-    "suicides_b", "suicides_w", "first_pass_or_virtual_by", "last_real_move_by", "stones_b",
-    "stones_w", "public_points", "territory_b_jpd", "territory_w_jpd", "area2_b_jpd",
-    "area2_w_jpd", "moku_b", "moku_w", "balanced_moves", "equal_stones_diff2",
-    "area_diff_chinese", "territory_diff_japanese", "prisoners_b", "prisoners_w",
-    "repetition_bans",
-)
-(R_ENDING, R_ACTIONS, R_MOVES, R_REAL, _R_REAL_W, R_VIRT, _R_VIRT_W, R_PASSES, R_CONVERTED,
- R_LOST, _R_LOST_W, R_SUICIDES, _R_SUICIDES_W, R_FIRST_PV, R_LAST_REAL, R_STONES, _R_STONES_W,
- R_PUBLIC, R_TERR, _R_TERR_W, R_AREA2, _R_AREA2_W, R_MOKU, _R_MOKU_W, R_BALANCED, R_ES_DIFF2,
- R_CHINESE, R_JAPANESE, R_PRISONERS, _R_PRISONERS_W, R_REP_BANS) = range(len(RAW_FIELDS))
+
+def _pair(name: str) -> int:
+    """The index of the per-colour raw field ``name`` (its ``_b`` entry; ``_w`` follows)."""
+    i = RAW_FIELDS.index(name + "_b")
+    assert RAW_FIELDS[i + 1] == name + "_w"
+    return i
+
+
+R_ENDING = RAW_FIELDS.index("ending")
+R_ACTIONS = RAW_FIELDS.index("actions")
+R_MOVES = RAW_FIELDS.index("moves")
+R_PASSES = RAW_FIELDS.index("passes")
+R_CONVERTED = RAW_FIELDS.index("converted_passes")
+R_FIRST_PV = RAW_FIELDS.index("first_pass_or_virtual_by")
+R_LAST_REAL = RAW_FIELDS.index("last_real_move_by")
+R_PUBLIC = RAW_FIELDS.index("public_points")
+R_BALANCED = RAW_FIELDS.index("balanced_moves")
+R_ES_DIFF2 = RAW_FIELDS.index("equal_stones_diff2")
+R_CHINESE = RAW_FIELDS.index("area_diff_chinese")
+R_JAPANESE = RAW_FIELDS.index("territory_diff_japanese")
+R_REP_BANS = RAW_FIELDS.index("repetition_bans")
+R_REAL = _pair("real_moves")
+R_VIRT = _pair("virtual_moves")
+R_LOST = _pair("stones_lost")
+R_SUICIDES = _pair("suicides")
+R_STONES = _pair("stones")
+R_PRISONERS = _pair("prisoners")
+R_MOKU = _pair("moku")
+R_TERR = RAW_FIELDS.index("territory_b_jpd")
+R_AREA2 = RAW_FIELDS.index("area2_b_jpd")
+assert RAW_FIELDS[R_TERR + 1] == "territory_w_jpd" and RAW_FIELDS[R_AREA2 + 1] == "area2_w_jpd"
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def counter(g, k):
+    """The scoring's counter ``k`` (``sim.engine.state.T_*``): TALLY_WIDTH values, indexed by
+    colour or owner (PUBLIC)."""
+    return g.tab[TALLY, k * TALLY_WIDTH:(k + 1) * TALLY_WIDTH]
 
 
 @njit(cache=True, _nrt=False)
@@ -136,7 +164,7 @@ def _japanese_owner(g, region, p):
 def japanese_territory(g, region, owned, terr):
     """Territory of each colour under the seki test of RULES.md §7.4 (KataGo's
     independent-life area with the seki tax), every stone alive; ``region`` and ``owned``
-    (each colour's empty points by region) from ``ownership``. Writes terr[1], terr[2].
+    (each colour's empty points by region) from ``ownership``. Writes terr[BLACK], terr[WHITE].
 
     A point is owned by its stone's colour, an empty point by its region (dame: owned by
     none). Seeds: owned stones in atari and owned points next to a dame (only stones can be:
@@ -146,8 +174,8 @@ def japanese_territory(g, region, owned, terr):
     seki = g.pt[SEKI]
     stack = g.pt[STACK]
     seki[:] = 0
-    terr[1] = owned[1]
-    terr[2] = owned[2]
+    terr[BLACK] = owned[BLACK]
+    terr[WHITE] = owned[WHITE]
     k = 0
     for i in range(g.tab[ST, N_EMPTY]):  # every chain in atari has its liberty among these
         e = g.pt[EMPTIES, i]
@@ -155,7 +183,7 @@ def japanese_territory(g, region, owned, terr):
         for side in range(4):
             q = neighbour(e, w, side)
             c = g.pt[COLOR, q]
-            if c != BLACK and c != WHITE:
+            if not is_stone(c):
                 continue
             if dame:  # a stone next to a dame is a seed
                 s = q
@@ -220,11 +248,11 @@ def _refill(board, p, label, left, moku):
 
 
 @njit(cache=True, _nrt=False)
-def equal_stones(g, lab, res):
+def equal_stones(g, lab, row):
     """The literal equal-stones count (A§7.1, A'§7.1, RULES.md §7.2) on a copy of the board,
     with JPD labels ``lab``: balance the move numbers (A- or B-negative move), refill lost and
-    virtual stones into own territory, then count the copy. Writes res[0..1] = moku of Black
-    and White, res[2] = balanced move number, res[3] = 2 * (Black's total - White's total)."""
+    virtual stones into own territory, then count the copy. Writes the moku of each side, the
+    balanced move number and 2 * (Black's total - White's total) into ``row``."""
     n, w = g.tab[ST, N], g.tab[ST, W]
     st = g.tab[ST]
     board = g.pt[COPY]  # its border stays BORDER (new_state)
@@ -232,13 +260,13 @@ def equal_stones(g, lab, res):
     for y in range(1, n + 1):
         for p in range(y * w + 1, y * w + n + 1):
             board[p] = color[p]
-    tally = g.tab[TALLY].reshape(-1, 4)
-    tally[:6] = 0
-    refill, left, moku, stones, total2, k = tally[0], tally[1], tally[2], tally[3], tally[4], tally[5]
-    s_b = st[REAL] + st[VIRT]
-    s_w = st[REAL + 1] + st[VIRT + 1]
-    refill[BLACK] = st[LOST] + st[VIRT]
-    refill[WHITE] = st[LOST + 1] + st[VIRT + 1]
+    refill, left, moku = counter(g, T_REFILL), counter(g, T_LEFT), counter(g, T_MOKU)
+    stones, net = counter(g, T_COPY_STONES), counter(g, T_NET)
+    moku[:] = 0
+    s_b = st[slot(REAL, BLACK)] + st[slot(VIRT, BLACK)]
+    s_w = st[slot(REAL, WHITE)] + st[slot(VIRT, WHITE)]
+    for c in (BLACK, WHITE):
+        refill[c] = st[slot(LOST, c)] + st[slot(VIRT, c)]
     missing_b = 0     # a negative move with no Black stone on the board: bookkeeping only
     public_extra = 0
     black_extra = 0
@@ -263,14 +291,15 @@ def equal_stones(g, lab, res):
     stones[BLACK], stones[WHITE] = _count_stones(board, n, w)  # count the refilled copy
     moku[BLACK] += black_extra
     stones[BLACK] -= missing_b
+    diff2 = 0
     for c in (BLACK, WHITE):  # overflow (left[c] > 0): the territory is too small (A§7.1 (3))
         moku[c] -= left[c]
-        k[c] = stones[c] + left[c] - st[SETUP + c - 1]  # stones each side has played, net
-        total2[c] = 2 * (moku[c] + k[c] + st[SETUP + c - 1]) + public
-    res[0] = moku[BLACK]
-    res[1] = moku[WHITE]
-    res[2] = k[BLACK] + k[WHITE]
-    res[3] = total2[BLACK] - total2[WHITE]
+        net[c] = stones[c] + left[c] - st[slot(SETUP, c)]  # stones each side has played, net
+        total2 = 2 * (moku[c] + net[c] + st[slot(SETUP, c)]) + public
+        diff2 += total2 if c == BLACK else -total2
+        row[slot(R_MOKU, c)] = moku[c]
+    row[R_BALANCED] = net[BLACK] + net[WHITE]
+    row[R_ES_DIFF2] = diff2
 
 
 @njit(cache=True, _nrt=False)
@@ -285,28 +314,23 @@ def outcome_row(g, row):
     row[R_FIRST_PV] = st[FIRST_PV]
     row[R_LAST_REAL] = st[LAST_REAL]
     row[R_REP_BANS] = st[REP_BANS]
-    for i in range(2):
-        row[R_REAL + i] = st[REAL + i]
-        row[R_VIRT + i] = st[VIRT + i]
-        row[R_LOST + i] = st[LOST + i]
-        row[R_SUICIDES + i] = st[SUICIDES_ + i]
-        row[R_PRISONERS + i] = st[LOST + 1 - i]
+    for c in (BLACK, WHITE):
+        row[slot(R_REAL, c)] = st[slot(REAL, c)]
+        row[slot(R_VIRT, c)] = st[slot(VIRT, c)]
+        row[slot(R_LOST, c)] = st[slot(LOST, c)]
+        row[slot(R_SUICIDES, c)] = st[slot(SUICIDES_BY, c)]
+        row[slot(R_PRISONERS, c)] = st[slot(LOST, opponent(c))]
     lab, region = g.pt[LAB], g.pt[REGION]
-    tally = g.tab[TALLY].reshape(-1, 4)
-    stones, chinese, terr = tally[6], tally[7], tally[8]  # by colour / owner (PUBLIC: 3)
-    ownership(g, region, lab, stones, chinese, terr)
-    row[R_PUBLIC] = terr[PUBLIC]
-    for i in range(2):
-        row[R_STONES + i] = stones[1 + i]
-        row[R_TERR + i] = terr[1 + i]
-        row[R_AREA2 + i] = 2 * (stones[1 + i] + terr[1 + i]) + terr[PUBLIC]
-    row[R_CHINESE] = stones[BLACK] + chinese[BLACK] - stones[WHITE] - chinese[WHITE]
-    jap = tally[9]
-    japanese_territory(g, region, chinese, jap)
-    row[R_JAPANESE] = jap[BLACK] + st[LOST + 1] - jap[WHITE] - st[LOST]
-    res = tally[10]
-    equal_stones(g, lab, res)
-    row[R_MOKU] = res[0]
-    row[R_MOKU + 1] = res[1]
-    row[R_BALANCED] = res[2]
-    row[R_ES_DIFF2] = res[3]
+    stones, regions, labels = counter(g, T_STONES), counter(g, T_REGIONS), counter(g, T_LABELS)
+    ownership(g, region, lab, stones, regions, labels)
+    row[R_PUBLIC] = labels[PUBLIC]
+    for c in (BLACK, WHITE):
+        row[slot(R_STONES, c)] = stones[c]
+        row[slot(R_TERR, c)] = labels[c]
+        row[slot(R_AREA2, c)] = 2 * (stones[c] + labels[c]) + labels[PUBLIC]
+    row[R_CHINESE] = stones[BLACK] + regions[BLACK] - stones[WHITE] - regions[WHITE]
+    japanese = counter(g, T_JAPANESE)
+    japanese_territory(g, region, regions, japanese)
+    row[R_JAPANESE] = (japanese[BLACK] + st[slot(LOST, WHITE)]
+                       - japanese[WHITE] - st[slot(LOST, BLACK)])
+    equal_stones(g, lab, row)

@@ -10,8 +10,8 @@ from numba import njit
 from sim.engine.board import has_one_liberty, neighbour
 from sim.engine.history import PASS, VIRTUAL, judge
 from sim.engine.state import (
-    COLOR, CSIZE, HEAD, KO, LAST_POINT, LIBSUM, OK, OK_CYCLE, PENDING_PASS, PLIB, REP_BANS, ST,
-    SUPERKO, TO_MOVE, W,
+    BLACK, COLOR, CSIZE, HEAD, KO, LAST_POINT, LIBSUM, OK, OK_CYCLE, PENDING_PASS, PLIB, REP_BANS,
+    ST, SUPERKO, TO_MOVE, W, WHITE, opponent, slot,
 )
 from sim.players.random import random_move
 from sim.players.stream import uniform
@@ -25,7 +25,7 @@ def _capture_near(g, p, c, best, size, verdict):
     w = g.tab[ST, W]
     for side in range(5):  # p itself, then its neighbours
         q = p if side == 0 else neighbour(p, w, side - 1)
-        if pt[COLOR, q] != 3 - c:
+        if pt[COLOR, q] != opponent(c):
             continue
         h = pt[HEAD, q]
         if pt[CSIZE, h] > size and has_one_liberty(pt, h):
@@ -46,8 +46,8 @@ def capture_move(g, rng, virtual_rate):
     st = g.tab[ST]
     c = st[TO_MOVE]
     best, size, verdict = PASS, 0, OK
-    for colour in (1, 2):
-        last = st[LAST_POINT + colour - 1]
+    for colour in (BLACK, WHITE):
+        last = st[slot(LAST_POINT, colour)]
         if last > 0:
             best, size, verdict = _capture_near(g, last, c, best, size, verdict)
     if size > 0:

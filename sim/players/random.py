@@ -10,7 +10,7 @@ from sim.engine.board import diagonal, neighbour
 from sim.engine.history import PASS, VIRTUAL, judge
 from sim.engine.state import (
     BORDER, COLOR, EMPTIES, EPOS, KO, N_EMPTY, OK, OK_CYCLE, PENDING_PASS, REP_BANS, ST,
-    SUPERKO, TO_MOVE, W,
+    SUPERKO, TO_MOVE, W, opponent,
 )
 from sim.players.stream import below, uniform
 
@@ -31,7 +31,7 @@ def fills_own_eye(g, p, c):
     enemies = 0
     for side in range(4):
         q = diagonal(p, w, side)
-        if g.pt[COLOR, q] == 3 - c:
+        if g.pt[COLOR, q] == opponent(c):
             enemies += 1
     return enemies < (1 if edge else 2)
 

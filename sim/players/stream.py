@@ -9,7 +9,8 @@ step ahead (docs/rules.md §11).
 import numpy as np
 from numba import njit
 
-_GAMMA = np.uint64(0x9E3779B97F4A7C15)
+_GAMMA = np.uint64(0x9E3779B97F4A7C15)  # SplitMix64's increment
+_UNIT = 2.0 ** -53  # a 53-bit integer times this is a float in [0, 1)
 
 
 @njit(cache=True, _nrt=False)
@@ -44,4 +45,4 @@ def below(rng, k):
 @njit(cache=True, _nrt=False)
 def uniform(rng):
     """A random float in [0, 1)."""
-    return (_next(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+    return (_next(rng) >> np.uint64(11)) * _UNIT
