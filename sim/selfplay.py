@@ -16,7 +16,7 @@ from sim.players.random import random_move
 from sim.players.stream import start_stream
 from sim.rules import Rules
 from sim.schema import POLICIES, RAW_FIELDS
-from sim.engine.scoring import R_REP_BANS, outcome_row
+from sim.engine.outcome import R_REP_BANS, outcome_row
 from sim.engine.state import ACTIONS, ENDING, PLAIN, ST, TO_MOVE, new_state
 
 CAPTURE = POLICIES.index("capture")

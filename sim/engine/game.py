@@ -11,7 +11,7 @@ from sim.engine.history import legal_points, reset, step
 from sim.engine.outcome import columns
 from sim.rules import Rules
 from sim.schema import ENDINGS, RAW_FIELDS
-from sim.engine.scoring import outcome_row
+from sim.engine.outcome import outcome_row
 from sim.engine.state import COLOR, ENDING, GAME_OVER, INTERIOR, OK, PLAIN, REASONS, ST, TO_MOVE, new_state
 
 

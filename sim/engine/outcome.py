@@ -1,13 +1,92 @@
-"""From raw outcome rows (``sim.schema.RAW_FIELDS``) to the named outcome columns of
-``sim.schema``: scores, margins under each ruleset's komi (``sim.schema.RULESET_SCORE``,
-RULES.md §8) and winners."""
+"""The outcome of a game: the kernel ``outcome_row`` writes a game's raw outcome (integers)
+into a row of ``sim.schema.RAW_FIELDS`` (the ``R_*`` indices are looked up there by name);
+``outcome_arrays`` and ``columns`` turn raw rows into the named outcome columns of
+``sim.schema`` (``OUTCOME_TYPES``): scores, margins under each ruleset's komi
+(``rulings``, ``sim.schema.RULESET_SCORE``, RULES.md §8) and winners."""
 
 import numpy as np
 import pyarrow as pa
+from numba import njit
 
+from sim.engine.scoring import PUBLIC, counter, equal_stones, japanese_territory, ownership
+from sim.engine.state import (
+    ACTIONS, BLACK, CONVERTED, ENDING, FIRST_PV, LAB, LAST_REAL, LOST, MOVES, PASSES, REAL, REGION,
+    REP_BANS, ST, SUICIDES_BY, T_JAPANESE, T_LABELS, T_MOKU, T_REGIONS, T_STONES, VIRT, WHITE,
+    opponent, slot,
+)
 from sim.schema import (
     ENDINGS, NO_WINNER_ENDINGS, OUTCOME_FIELDS, OUTCOME_TYPES, RAW_FIELDS, RULESET_SCORE,
 )
+
+
+def _pair(name: str) -> int:
+    """The index of the per-colour raw field ``name`` (its ``_b`` entry; ``_w`` follows)."""
+    i = RAW_FIELDS.index(name + "_b")
+    assert RAW_FIELDS[i + 1] == name + "_w"
+    return i
+
+
+R_ENDING = RAW_FIELDS.index("ending")
+R_ACTIONS = RAW_FIELDS.index("actions")
+R_MOVES = RAW_FIELDS.index("moves")
+R_PASSES = RAW_FIELDS.index("passes")
+R_CONVERTED = RAW_FIELDS.index("converted_passes")
+R_FIRST_PV = RAW_FIELDS.index("first_pass_or_virtual_by")
+R_LAST_REAL = RAW_FIELDS.index("last_real_move_by")
+R_PUBLIC = RAW_FIELDS.index("public_points")
+R_BALANCED = RAW_FIELDS.index("balanced_moves")
+R_ES_DIFF2 = RAW_FIELDS.index("equal_stones_diff2")
+R_CHINESE = RAW_FIELDS.index("area_diff_chinese")
+R_JAPANESE = RAW_FIELDS.index("territory_diff_japanese")
+R_REP_BANS = RAW_FIELDS.index("repetition_bans")
+R_REAL = _pair("real_moves")
+R_VIRT = _pair("virtual_moves")
+R_LOST = _pair("stones_lost")
+R_SUICIDES = _pair("suicides")
+R_STONES = _pair("stones")
+R_PRISONERS = _pair("prisoners")
+R_MOKU = _pair("moku")
+R_TERR = RAW_FIELDS.index("territory_b_jpd")
+R_AREA2 = RAW_FIELDS.index("area2_b_jpd")
+assert RAW_FIELDS[R_TERR + 1] == "territory_w_jpd" and RAW_FIELDS[R_AREA2 + 1] == "area2_w_jpd"
+
+
+@njit(cache=True, _nrt=False)
+def outcome_row(g, row):
+    """The raw outcome of the game as it stands (every stone alive) into ``row``."""
+    st = g.tab[ST]
+    row[R_ENDING] = st[ENDING]
+    row[R_ACTIONS] = st[ACTIONS]
+    row[R_MOVES] = st[MOVES]
+    row[R_PASSES] = st[PASSES]
+    row[R_CONVERTED] = st[CONVERTED]
+    row[R_FIRST_PV] = st[FIRST_PV]
+    row[R_LAST_REAL] = st[LAST_REAL]
+    row[R_REP_BANS] = st[REP_BANS]
+    for c in (BLACK, WHITE):
+        row[slot(R_REAL, c)] = st[slot(REAL, c)]
+        row[slot(R_VIRT, c)] = st[slot(VIRT, c)]
+        row[slot(R_LOST, c)] = st[slot(LOST, c)]
+        row[slot(R_SUICIDES, c)] = st[slot(SUICIDES_BY, c)]
+        row[slot(R_PRISONERS, c)] = st[slot(LOST, opponent(c))]
+    lab, region = g.pt[LAB], g.pt[REGION]
+    stones, regions, labels = counter(g, T_STONES), counter(g, T_REGIONS), counter(g, T_LABELS)
+    ownership(g, region, lab, stones, regions, labels)
+    row[R_PUBLIC] = labels[PUBLIC]
+    for c in (BLACK, WHITE):
+        row[slot(R_STONES, c)] = stones[c]
+        row[slot(R_TERR, c)] = labels[c]
+        row[slot(R_AREA2, c)] = 2 * (stones[c] + labels[c]) + labels[PUBLIC]
+    row[R_CHINESE] = stones[BLACK] + regions[BLACK] - stones[WHITE] - regions[WHITE]
+    japanese = counter(g, T_JAPANESE)
+    japanese_territory(g, region, regions, japanese)
+    row[R_JAPANESE] = (japanese[BLACK] + st[slot(LOST, WHITE)]
+                       - japanese[WHITE] - st[slot(LOST, BLACK)])
+    row[R_BALANCED], row[R_ES_DIFF2] = equal_stones(g, lab)
+    moku = counter(g, T_MOKU)
+    for c in (BLACK, WHITE):
+        row[slot(R_MOKU, c)] = moku[c]
+
 
 BY = ("B", "W")  # first_pass_or_virtual_by, last_real_move_by: colour - 1 (0: none)
 WINNERS = ("W", "draw", "B")  # by sign of the margin + 1

@@ -1,55 +1,21 @@
 """Scoring kernels (RULES.md §7): JPD point ownership and area, the literal equal-stones
 count, Chinese area (Tromp-Taylor regions) and Japanese territory with the seki test.
 
-``outcome_row`` writes one game's raw outcome (integers) into a row of
-``sim.schema.RAW_FIELDS`` (the ``R_*`` indices below are looked up there by name);
-``sim.engine.outcome`` turns rows into named columns, margins and winners.
+Each method writes its counts into the scoring's counters (``counter``) or into the outcome
+row; ``sim.engine.outcome.outcome_row`` calls them at the end of a game.
 """
 
 from numba import njit
 
 from sim.engine.board import has_one_liberty, is_stone, neighbour
 from sim.engine.state import (
-    ACTIONS, BLACK, BORDER, COLOR, CONVERTED, COPY, EMPTIES, EMPTY, ENDING, FIRST_PV, HEAD, LAB,
-    LAST_REAL, LOST, MOVES, N, N_EMPTY, PASSES, REAL, REGION, REP_BANS, SEKI, SETUP, ST, STACK,
-    STACK2, SUICIDES_BY, T_COPY_STONES, T_JAPANESE, T_LABELS, T_LEFT, T_MOKU, T_NET, T_REFILL,
-    T_REGIONS, T_STONES, TALLY, TALLY_WIDTH, VIRT, W, WHITE, opponent, slot,
+    BLACK, BORDER, COLOR, COPY, EMPTIES, EMPTY, FIRST_PV, HEAD, LOST, N, N_EMPTY, REAL, SEKI, SETUP,
+    ST, STACK, STACK2, T_COPY_STONES, T_LEFT, T_MOKU, T_NET, T_REFILL, TALLY, TALLY_WIDTH, VIRT, W,
+    WHITE,
+    slot,
 )
-from sim.schema import RAW_FIELDS
 
 PUBLIC = 3  # label of a public / neutral empty point (BLACK and WHITE label owned points)
-
-
-def _pair(name: str) -> int:
-    """The index of the per-colour raw field ``name`` (its ``_b`` entry; ``_w`` follows)."""
-    i = RAW_FIELDS.index(name + "_b")
-    assert RAW_FIELDS[i + 1] == name + "_w"
-    return i
-
-
-R_ENDING = RAW_FIELDS.index("ending")
-R_ACTIONS = RAW_FIELDS.index("actions")
-R_MOVES = RAW_FIELDS.index("moves")
-R_PASSES = RAW_FIELDS.index("passes")
-R_CONVERTED = RAW_FIELDS.index("converted_passes")
-R_FIRST_PV = RAW_FIELDS.index("first_pass_or_virtual_by")
-R_LAST_REAL = RAW_FIELDS.index("last_real_move_by")
-R_PUBLIC = RAW_FIELDS.index("public_points")
-R_BALANCED = RAW_FIELDS.index("balanced_moves")
-R_ES_DIFF2 = RAW_FIELDS.index("equal_stones_diff2")
-R_CHINESE = RAW_FIELDS.index("area_diff_chinese")
-R_JAPANESE = RAW_FIELDS.index("territory_diff_japanese")
-R_REP_BANS = RAW_FIELDS.index("repetition_bans")
-R_REAL = _pair("real_moves")
-R_VIRT = _pair("virtual_moves")
-R_LOST = _pair("stones_lost")
-R_SUICIDES = _pair("suicides")
-R_STONES = _pair("stones")
-R_PRISONERS = _pair("prisoners")
-R_MOKU = _pair("moku")
-R_TERR = RAW_FIELDS.index("territory_b_jpd")
-R_AREA2 = RAW_FIELDS.index("area2_b_jpd")
-assert RAW_FIELDS[R_TERR + 1] == "territory_w_jpd" and RAW_FIELDS[R_AREA2 + 1] == "area2_w_jpd"
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -248,11 +214,11 @@ def _refill(board, p, label, left, moku):
 
 
 @njit(cache=True, _nrt=False)
-def equal_stones(g, lab, row):
+def equal_stones(g, lab):
     """The literal equal-stones count (A§7.1, A'§7.1, RULES.md §7.2) on a copy of the board,
     with JPD labels ``lab``: balance the move numbers (A- or B-negative move), refill lost and
-    virtual stones into own territory, then count the copy. Writes the moku of each side, the
-    balanced move number and 2 * (Black's total - White's total) into ``row``."""
+    virtual stones into own territory, then count the copy. Leaves each side's moku in the
+    counter T_MOKU; returns (balanced move number, 2 * (Black's total - White's total))."""
     n, w = g.tab[ST, N], g.tab[ST, W]
     st = g.tab[ST]
     board = g.pt[COPY]  # its border stays BORDER (new_state)
@@ -297,40 +263,4 @@ def equal_stones(g, lab, row):
         net[c] = stones[c] + left[c] - st[slot(SETUP, c)]  # stones each side has played, net
         total2 = 2 * (moku[c] + net[c] + st[slot(SETUP, c)]) + public
         diff2 += total2 if c == BLACK else -total2
-        row[slot(R_MOKU, c)] = moku[c]
-    row[R_BALANCED] = net[BLACK] + net[WHITE]
-    row[R_ES_DIFF2] = diff2
-
-
-@njit(cache=True, _nrt=False)
-def outcome_row(g, row):
-    """The raw outcome of the game as it stands (every stone alive) into ``row``."""
-    st = g.tab[ST]
-    row[R_ENDING] = st[ENDING]
-    row[R_ACTIONS] = st[ACTIONS]
-    row[R_MOVES] = st[MOVES]
-    row[R_PASSES] = st[PASSES]
-    row[R_CONVERTED] = st[CONVERTED]
-    row[R_FIRST_PV] = st[FIRST_PV]
-    row[R_LAST_REAL] = st[LAST_REAL]
-    row[R_REP_BANS] = st[REP_BANS]
-    for c in (BLACK, WHITE):
-        row[slot(R_REAL, c)] = st[slot(REAL, c)]
-        row[slot(R_VIRT, c)] = st[slot(VIRT, c)]
-        row[slot(R_LOST, c)] = st[slot(LOST, c)]
-        row[slot(R_SUICIDES, c)] = st[slot(SUICIDES_BY, c)]
-        row[slot(R_PRISONERS, c)] = st[slot(LOST, opponent(c))]
-    lab, region = g.pt[LAB], g.pt[REGION]
-    stones, regions, labels = counter(g, T_STONES), counter(g, T_REGIONS), counter(g, T_LABELS)
-    ownership(g, region, lab, stones, regions, labels)
-    row[R_PUBLIC] = labels[PUBLIC]
-    for c in (BLACK, WHITE):
-        row[slot(R_STONES, c)] = stones[c]
-        row[slot(R_TERR, c)] = labels[c]
-        row[slot(R_AREA2, c)] = 2 * (stones[c] + labels[c]) + labels[PUBLIC]
-    row[R_CHINESE] = stones[BLACK] + regions[BLACK] - stones[WHITE] - regions[WHITE]
-    japanese = counter(g, T_JAPANESE)
-    japanese_territory(g, region, regions, japanese)
-    row[R_JAPANESE] = (japanese[BLACK] + st[slot(LOST, WHITE)]
-                       - japanese[WHITE] - st[slot(LOST, BLACK)])
-    equal_stones(g, lab, row)
+    return net[BLACK] + net[WHITE], diff2
