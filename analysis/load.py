@@ -1,8 +1,8 @@
 """Loading runs into pandas.
 
-What a run is belongs to the dataset layer, ``sim.records``: its manifest, its config and which
-shard files are whole. Every run is checked with ``sim.records.check_run`` before anything is
-read, so a corrupt, half-written, foreign or misplaced file in ``games/`` is reported
+What a run is belongs to the dataset layer, ``sim.dataset``: its manifest, its config and which
+shard files are whole. Every run is checked with ``sim.dataset.check.check_run`` before anything
+is read, so a corrupt, half-written, foreign or misplaced file in ``games/`` is reported
 (``sim.errors.UserError`` naming the file and the reason), never silently mixed in, and
 temporary files of a running run are never read. Only the whole shard files that the check
 found are then read with ``pyarrow.dataset``: only the columns asked for, with filters pushed
@@ -15,15 +15,17 @@ Every error is a ``sim.errors.UserError`` whose one-line message names the run f
 from __future__ import annotations
 
 import warnings
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Iterable, Sequence
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.dataset as ds
 
-from sim import records
+from sim.dataset.check import RunState, check_run
+from sim.dataset.layout import GAMES, part_name
+from sim.dataset.manifest import read_manifest
 from sim.errors import UserError
 from sim.schema import ENDINGS, GAME_SCHEMA, REPETITIONS, RULESETS, SUICIDES
 
@@ -56,14 +58,14 @@ class IncompleteRunWarning(UserWarning):
     """A run loaded with ``allow_incomplete=True`` lacks some of its shards."""
 
 
-def open_run(run_dir: str | Path, allow_incomplete: bool = False) -> records.RunState:
-    """Check a run folder (``sim.records.check_run``) and return its state.
+def open_run(run_dir: str | Path, allow_incomplete: bool = False) -> RunState:
+    """Check a run folder (``sim.dataset.check.check_run``) and return its state.
 
     A run with shards missing (interrupted, or still being written) raises UserError naming
     them, unless ``allow_incomplete``: then an ``IncompleteRunWarning`` says how many games are
     missing, and only the whole shards will be read.
     """
-    state = records.check_run(run_dir)
+    state = check_run(run_dir)
     if state.incomplete:
         if not allow_incomplete:
             state.require_complete()
@@ -72,9 +74,9 @@ def open_run(run_dir: str | Path, allow_incomplete: bool = False) -> records.Run
     return state
 
 
-def shard_files(state: records.RunState) -> list[Path]:
+def shard_files(state: RunState) -> list[Path]:
     """The whole games files of a checked run, in shard (= game id) order."""
-    return [Path(state.run_dir) / records.GAMES / records.part_name(i)
+    return [Path(state.run_dir) / GAMES / part_name(i)
             for i in sorted(state.games_shards)]
 
 
@@ -82,7 +84,7 @@ def run_labels(run_dirs: Sequence[str | Path]) -> list[str]:
     """One short label per run: the run name, or the folder name where names clash."""
     names = []
     for d in run_dirs:
-        m = records.read_manifest(d)
+        m = read_manifest(d)
         names.append(str(m.get("name") or m["config"].get("name") or Path(d).resolve().name))
     if len(set(names)) == len(names):
         return names
@@ -136,7 +138,17 @@ def _as_filter(filter) -> ds.Expression | None:
     return expr
 
 
-def _read_run(state: records.RunState, columns: list[str], filter) -> pa.Table:
+def _columns(columns: Sequence[str] | None) -> list[str]:
+    """The GAME_SCHEMA columns asked for (all of them for None; ``run`` is not read)."""
+    columns = list(GAME_SCHEMA.names) if columns is None else \
+        list(dict.fromkeys(c for c in columns if c != "run"))
+    unknown = [c for c in columns if c not in GAME_SCHEMA.names]
+    if unknown:
+        raise UserError(f"no column {unknown[0]!r} in the games schema (sim.schema.GAME_SCHEMA)")
+    return columns
+
+
+def _read_run(state: RunState, columns: list[str], filter) -> pa.Table:
     dataset = ds.dataset([str(f) for f in shard_files(state)], schema=_READ_SCHEMA, format=_FORMAT)
     try:
         return dataset.to_table(columns=columns, filter=filter)
@@ -166,6 +178,18 @@ def compact(df: pd.DataFrame) -> pd.DataFrame:
     return df
 
 
+def _frame(table: pa.Table) -> pd.DataFrame:
+    """A games table as a DataFrame with the loader's dtypes (the table is consumed)."""
+    return compact(table.to_pandas(split_blocks=True, self_destruct=True))
+
+
+def read_run(state: RunState, columns: Sequence[str] | None = None, filter=None) -> pd.DataFrame:
+    """The games of one run that is checked already (by ``open_run``, or the ``RunState`` that
+    ``sim.run.runner.run`` returns), as ``load_runs`` loads them, without checking it again:
+    its whole shards only."""
+    return _frame(_read_run(state, _columns(columns), _as_filter(filter)))
+
+
 def load_runs(run_dirs: str | Path | Sequence[str | Path], columns: Sequence[str] | None = None,
               filter=None, allow_incomplete: bool = False) -> pd.DataFrame:
     """Load the games of one or many runs into one DataFrame (rows in run, then game id order).
@@ -188,17 +212,11 @@ def load_runs(run_dirs: str | Path | Sequence[str | Path], columns: Sequence[str
     states = []
     for d in run_dirs:  # a loop, not a comprehension: the warning names the caller
         states.append(open_run(d, allow_incomplete))
-    columns = list(GAME_SCHEMA.names) if columns is None else \
-        list(dict.fromkeys(c for c in columns if c != "run"))
-    unknown = [c for c in columns if c not in GAME_SCHEMA.names]
-    if unknown:
-        raise UserError(f"no column {unknown[0]!r} in the games schema (sim.schema.GAME_SCHEMA)")
-    expr = _as_filter(filter)
+    columns, expr = _columns(columns), _as_filter(filter)
     tables = [_read_run(s, columns, expr) for s in states]
     sizes = [t.num_rows for t in tables]
-    table = pa.concat_tables(tables) if len(tables) > 1 else tables[0]
-    df = compact(table.to_pandas(split_blocks=True, self_destruct=True))
-    del table, tables
+    df = _frame(pa.concat_tables(tables) if len(tables) > 1 else tables[0])
+    del tables
     if len(run_dirs) > 1:
         labels = run_labels(run_dirs)
         codes = np.repeat(np.arange(len(labels), dtype=np.int8 if len(labels) < 128 else np.int32),
@@ -238,8 +256,8 @@ def config_label(values: dict) -> str:
     if "policy_b" in values or "policy_w" in values:
         parts.append(f"{values.get('policy_b', '?')}/{values.get('policy_w', '?')}")
     if "virtual_rate" in values:
-        parts.append(f"v={values['virtual_rate']:g}" if values["virtual_rate"] == values["virtual_rate"]
-                     else "v=?")
+        rate = values["virtual_rate"]
+        parts.append(f"v={rate:g}" if rate == rate else "v=?")  # NaN: unknown
     if "max_actions" in values:
         parts.append(f"cap={values['max_actions']}")
     return " ".join(parts)

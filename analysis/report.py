@@ -5,7 +5,7 @@ HTML file (figures embedded as base64 PNG, code hidden, no external scripts).
 Each notebook runs in its own kernel started from the current interpreter, with the run
 folders injected after its cell tagged ``parameters`` (as papermill does).
 
-Every run is checked (``analysis.load.open_run``, i.e. ``sim.records.check_run``) before any
+Every run is checked (``analysis.load.open_run``, i.e. ``sim.dataset.check.check_run``) before any
 notebook runs: a folder that is not a run, a bad file in it, or an incomplete run stops the
 report with a one-line ``UserError``. A notebook that fails stops it with a ``ReportError``
 naming the notebook, the cell and the error (``main`` turns it into a ``UserError``, so the
@@ -22,8 +22,8 @@ import shutil
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 import nbformat
 from jinja2 import DictLoader
@@ -34,7 +34,7 @@ from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernel
 from nbconvert import HTMLExporter
 
 from analysis.load import open_run
-from sim import records
+from sim.dataset.write import write_text_atomic
 from sim.errors import UserError, one_line
 
 NOTEBOOK_DIR = Path(__file__).resolve().parent / "notebooks"
@@ -120,7 +120,8 @@ def execute_notebook(path: str | Path, run_dirs: Sequence[str | Path],
            "MPLBACKEND": "module://matplotlib_inline.backend_inline",
            "PYTHONPATH": os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p)}
     client = NotebookClient(nb, timeout=timeout, kernel_manager_class=_CurrentPythonKernel,
-                            kernel_name="python3", resources={"metadata": {"path": str(path.parent)}})
+                            kernel_name="python3",
+                            resources={"metadata": {"path": str(path.parent)}})
     try:
         client.execute(env=env, **_encryption())
     except CellExecutionError as err:
@@ -203,8 +204,8 @@ def _prepare_out(out: Path) -> Path | None:
     return made[-1] if made else None
 
 
-def build_report(run_dirs: list, out: str | Path | None = None, notebooks: Sequence[str] = NOTEBOOKS,
-                 timeout: int | None = None) -> Path:
+def build_report(run_dirs: list, out: str | Path | None = None,
+                 notebooks: Sequence[str] = NOTEBOOKS, timeout: int | None = None) -> Path:
     """Execute the notebooks on ``run_dirs`` and write one HTML file (default
     ``<first run dir>/report.html``), atomically; print each part's time; return the path.
     Raises UserError for a folder that is not a whole run or an output that cannot be
@@ -223,13 +224,13 @@ def build_report(run_dirs: list, out: str | Path | None = None, notebooks: Seque
             parts.append((name, nb, seconds))
         t0 = time.perf_counter()
         merged = _merge(parts, dirs, time.perf_counter() - started)
-        records.write_text_atomic(out, to_html(merged))
+        write_text_atomic(out, to_html(merged))
     except BaseException:
         if made is not None:
             shutil.rmtree(made, ignore_errors=True)
         raise
-    print(f"report: HTML {time.perf_counter() - t0:.1f} s; total {time.perf_counter() - started:.1f} s"
-          f" -> {out}", flush=True)
+    print(f"report: HTML {time.perf_counter() - t0:.1f} s; "
+          f"total {time.perf_counter() - started:.1f} s -> {out}", flush=True)
     return out
 
 

@@ -3,24 +3,29 @@
 ``games_table`` completes hand-made rows (defaults, margins and winners derived from the raw
 differences); ``random_games`` draws plausible, mutually consistent games with vectorised numpy
 (not played games: no engine is involved); ``write_run`` writes them as a finished run with the
-dataset layer's own writers (``sim.records``), so ``sim.records.check_run`` accepts it.
+dataset layer's own writers (``sim.dataset``), so ``sim.dataset.check.check_run`` accepts it.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Iterable, Iterator, Sequence
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from sim import records
-from sim.config import RunConfig, config_from_dict
+from sim.dataset import manifest, write
 from sim.rules import resolve_komi
+from sim.run.config import RunConfig, config_from_dict
 from sim.schema import (
-    DEFAULT_KOMI, GAME_SCHEMA, NO_WINNER_ENDINGS, RULESET_SCORE, RULESETS, SCHEMA_VERSION,
+    DEFAULT_KOMI,
+    GAME_SCHEMA,
+    NO_WINNER_ENDINGS,
+    RULESET_SCORE,
+    RULESETS,
+    SCHEMA_VERSION,
 )
 
 
@@ -203,7 +208,7 @@ def random_games(n: int, *, board_size: int = 9, repetition: str = "global_super
 
 
 def run_config(config: dict | RunConfig, name: str | None = None) -> RunConfig:
-    """A validated ``RunConfig`` from a config table (``sim.config`` keys; its name defaults
+    """A validated ``RunConfig`` from a config table (``sim.run.config`` keys; its name defaults
     to ``name``); UserError names a bad key."""
     if isinstance(config, RunConfig):
         return config
@@ -231,11 +236,11 @@ def write_run(run_dir: str | Path, tables: pa.Table | Iterable[pa.Table], config
               name: str | None = None) -> Path:
     """Write the games in ``tables`` (GAME_SCHEMA; game ids 0 .. games-1 in order, in tables of
     any size) as a finished run: one ``games/part-NNNNN.parquet`` per shard of the config and a
-    manifest, with ``sim.records``' own writers. The columns that are constant in a run (run
+    manifest, with ``sim.dataset``'s own writers. The columns that are constant in a run (run
     seed, policies, virtual rate, move cap, komi) are taken from the config; board size and
     rules must match it (ValueError otherwise). ``config``: a RunConfig or a config table
-    (``sim.config`` keys: at least board_size and games); ``name``: the run name (default:
-    the config's, else the folder's). Returns the folder, which ``sim.records.check_run``
+    (``sim.run.config`` keys: at least board_size and games); ``name``: the run name (default:
+    the config's, else the folder's). Returns the folder, which ``sim.dataset.check.check_run``
     accepts."""
     run_dir = Path(run_dir)
     cfg = run_config(config, run_dir.name)
@@ -259,10 +264,10 @@ def write_run(run_dir: str | Path, tables: pa.Table | Iterable[pa.Table], config
                 raise ValueError(f"shard {index}: column {col!r} holds {values}, the config "
                                  f"says {want!r}")
         columns = {c: table.column(c) for c in table.column_names}
-        records.write_shard(run_dir, index, records.games_table(cfg, np.arange(ids.start, ids.stop),
-                                                                columns), None)
-    now = records.now()
-    records.write_manifest(run_dir, {
+        write.write_shard(run_dir, index, write.games_table(cfg, np.arange(ids.start, ids.stop),
+                                                            columns), None)
+    now = manifest.now()
+    manifest.write_manifest(run_dir, {
         "name": cfg.name, "config": cfg.to_dict(), "config_file": None,
         "jpdsim_version": "synthetic", "schema_version": SCHEMA_VERSION,
         "status": "complete", "started": now, "ended": now, "games": cfg.games,

@@ -10,11 +10,13 @@ import pyarrow.parquet as pq
 import pytest
 
 from analysis import load, stats, synthetic
-from sim import records
+from sim.dataset.check import check_run
+from sim.dataset.layout import part_name
+from sim.dataset.manifest import read_manifest
+from sim.dataset.read import read_games
 from sim.errors import UserError
 from sim.schema import GAME_SCHEMA
 from tests.analysis_fixtures import rows_no_result, rows_superko, write_run
-
 
 # --- stats -------------------------------------------------------------------------------
 
@@ -69,7 +71,7 @@ def test_groups_codes_and_keys():
     assert codes.tolist() == [1, 0, 2, 0, 3]
 
 
-# --- loading: every run is checked by sim.records ----------------------------------------
+# --- loading: every run is checked by sim.dataset -----------------------------------------
 
 def test_not_a_run_errors(tmp_path):
     with pytest.raises(UserError, match="missing: no such run folder"):
@@ -177,6 +179,19 @@ def test_projection_dtypes_and_filters(tmp_path):
         load.load_runs(run, columns=["game_id"], filter={"no_such": 1})
 
 
+def test_read_run_loads_a_checked_run_without_checking_it_again(tmp_path):
+    run = write_run(tmp_path, "r", rows_superko())
+    state = load.open_run(run)
+    (run / "manifest.json").unlink()  # a second check would fail
+    cols = ["game_id", "winner_jpd_a", "area_diff_jpd"]
+    df = load.read_run(state, columns=cols)
+    assert list(df.columns) == cols and df["game_id"].tolist() == list(range(12))
+    assert list(df["winner_jpd_a"].cat.categories) == ["B", "W", "draw"]
+    assert df["area_diff_jpd"].dtype == np.float32
+    assert list(load.read_run(state, filter={"ending": "cycle"}).columns) == GAME_SCHEMA.names
+    with pytest.raises(UserError, match="no column 'no_such' in the games schema"):
+        load.read_run(state, columns=["no_such"])
+
 def test_several_runs_get_a_run_column(tmp_path):
     a = write_run(tmp_path, "a", rows_superko())
     b = write_run(tmp_path, "b", rows_no_result(), board_size=7, repetition="no_result")
@@ -217,10 +232,10 @@ def test_config_column(tmp_path):
 def test_synthetic_runs_pass_the_records_check(tmp_path):
     run = synthetic.synthetic_run(tmp_path / "s", 2500, board_size=7, virtual_rate=0.1, seed=11,
                                   shard_size=1000, name="syn")
-    state = records.check_run(run, verify=True)
+    state = check_run(run, verify=True)
     assert state.complete and state.games_shards == {0, 1, 2} and state.config.name == "syn"
-    assert sorted(p.name for p in (run / "games").iterdir()) == [records.part_name(i) for i in range(3)]
-    assert records.read_games(run, ["game_id"]).column(0).to_pylist() == list(range(2500))
+    assert sorted(p.name for p in (run / "games").iterdir()) == [part_name(i) for i in range(3)]
+    assert read_games(run, ["game_id"]).column(0).to_pylist() == list(range(2500))
     df = load.load_runs(run, columns=["seed", "board_size", "virtual_rate", "komi_jpd_b"])
     assert (df["seed"] == 11).all() and (df["board_size"] == 7).all()
     assert (df["virtual_rate"] == 0.1).all() and (df["komi_jpd_b"] == 7.5).all()
@@ -230,8 +245,8 @@ def test_write_run_recuts_tables_into_shards_and_checks_them(tmp_path):
     table = synthetic.games_table(rows_superko())
     pieces = [table.slice(0, 5), table.slice(5, 1), table.slice(6)]
     run = synthetic.write_run(tmp_path / "r", pieces, {"board_size": 9, "games": 12, "shard_size": 4})
-    assert records.check_run(run).games_shards == {0, 1, 2}
-    assert records.read_manifest(run)["name"] == "r"
+    assert check_run(run).games_shards == {0, 1, 2}
+    assert read_manifest(run)["name"] == "r"
     with pytest.raises(ValueError, match="12 games given, the config says 13"):
         synthetic.write_run(tmp_path / "x", table, {"board_size": 9, "games": 13})
     with pytest.raises(ValueError, match="column 'board_size' holds \\[9\\], the config says 7"):

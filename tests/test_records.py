@@ -8,10 +8,15 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from sim import records, runner
-from sim.config import RunConfig
+from sim.dataset.check import check_run
+from sim.dataset.layout import MOVES_SCHEMA, format_ranges, part_name
+from sim.dataset.read import load_game, read_games
+from sim.dataset.write import moves_selection
 from sim.errors import UserError
 from sim.rules import Rules
+from sim.run import runner
+from sim.run.config import RunConfig
+from sim.run.shard import play_table
 from sim.schema import GAME_SCHEMA, SCHEMA_VERSION
 
 CFG = RunConfig(name="rec", games=60, rules=Rules(5, repetition="basic_ko", max_actions=120),
@@ -35,49 +40,49 @@ def copy(run_dir, tmp_path):
 
 def test_games_files(run_dir):
     for i in range(3):
-        pf = pq.ParquetFile(run_dir / "games" / records.part_name(i))
+        pf = pq.ParquetFile(run_dir / "games" / part_name(i))
         assert pf.schema_arrow.equals(GAME_SCHEMA, check_metadata=True)
         assert pf.metadata.metadata[b"jpdsim.schema_version"] == SCHEMA_VERSION.encode()
         assert pf.metadata.row_group(0).column(0).compression == "ZSTD"
-    table = records.read_games(run_dir)
+    table = read_games(run_dir)
     assert table.schema.equals(GAME_SCHEMA, check_metadata=True)
     assert table["game_id"].to_pylist() == list(range(60))
     assert set(table["seed"].to_pylist()) == {3}
     assert set(table["komi_jpd_b"].to_pylist()) == {7.5}
     assert set(table["max_actions"].to_pylist()) == {120}
-    part = records.read_games(run_dir, columns=["game_id", "ending"])
+    part = read_games(run_dir, columns=["game_id", "ending"])
     assert part.column_names == ["game_id", "ending"] and part.num_rows == 60
     with pytest.raises(UserError, match="no column 'colour'"):
-        records.read_games(run_dir, columns=["colour"])
+        read_games(run_dir, columns=["colour"])
 
 
 def test_moves_kept_for_cycles(run_dir):
-    counts = records.read_games(run_dir, columns=["actions"])["actions"].to_pylist()
+    counts = read_games(run_dir, columns=["actions"])["actions"].to_pylist()
     moves = pa.concat_tables(pq.read_table(p) for p in sorted((run_dir / "moves").glob("*.parquet")))
-    assert moves.schema.equals(records.MOVES_SCHEMA, check_metadata=True)
+    assert moves.schema.equals(MOVES_SCHEMA, check_metadata=True)
     ids = moves["game_id"].to_pylist()
-    games, _ = runner.play_table(CFG, np.arange(60), record_moves=False)
+    games, _ = play_table(CFG, np.arange(60), record_moves=False)
     endings, bans = games["ending"].to_pylist(), games["repetition_bans"].to_pylist()
     wanted = [g for g in range(60) if endings[g] != "pause" or bans[g] > 0]
     assert ids == wanted and 0 < len(ids)
     for g, actions in zip(ids, moves["actions"].to_pylist()):
         assert len(actions) == counts[g]
-        assert records.load_game(run_dir, g)[2] == actions
+        assert load_game(run_dir, g)[2] == actions
         assert all(a in (-1, -2) or 0 <= a < 25 for a in actions)
     unkept = next((g for g in range(60) if g not in ids), None)
-    assert unkept is None or records.load_game(run_dir, unkept)[2] is None
+    assert unkept is None or load_game(run_dir, unkept)[2] is None
 
 
 def test_moves_selection_rule():
     games = pa.table({"ending": ["pause", "pause", "cycle", "four_virtual"],
                       "repetition_bans": pa.array([0, 2, 0, 0], pa.int32())})
-    assert records.moves_selection("cycles", games).tolist() == [False, True, True, True]
-    assert records.moves_selection("all", games).tolist() == [True] * 4
-    assert records.moves_selection("none", games).tolist() == [False] * 4
+    assert moves_selection("cycles", games).tolist() == [False, True, True, True]
+    assert moves_selection("all", games).tolist() == [True] * 4
+    assert moves_selection("none", games).tolist() == [False] * 4
 
 
 def _shard(run, i=1):
-    return run / "games" / records.part_name(i)
+    return run / "games" / part_name(i)
 
 
 def _truncate(run):
@@ -113,11 +118,11 @@ def _out_of_range(run):
 
 
 def _moves_in_games(run):
-    shutil.copy(run / "moves" / records.part_name(1), _shard(run))
+    shutil.copy(run / "moves" / part_name(1), _shard(run))
 
 
 def _bad_moves(run):
-    (run / "moves" / records.part_name(2)).write_bytes(b"PAR1 not really")
+    (run / "moves" / part_name(2)).write_bytes(b"PAR1 not really")
 
 
 DAMAGE = {
@@ -137,7 +142,7 @@ DAMAGE = {
 def test_bad_files_are_reported(copy, damage):
     damage(copy)
     reason = DAMAGE[damage]
-    for read in (records.check_run, records.read_games,
+    for read in (check_run, read_games,
                  lambda run: runner.run(CFG, run, resume=True)):
         with pytest.raises(UserError) as err:
             read(copy)
@@ -154,28 +159,28 @@ def test_corrupt_pages_are_reported(copy):
         data[k] ^= 0x5A
     path.write_bytes(bytes(data))
     with pytest.raises(UserError, match=f"{path}: .*corrupt"):
-        records.read_games(copy)
+        read_games(copy)
     with pytest.raises(UserError, match=f"{path}: .*corrupt"):
         runner.run(CFG, copy, resume=True)
 
 
 def test_not_a_run(tmp_path):
     with pytest.raises(UserError, match="no such run folder"):
-        records.check_run(tmp_path / "none")
+        check_run(tmp_path / "none")
     with pytest.raises(UserError, match="not a jpdsim run folder"):
-        records.read_games(tmp_path)
+        read_games(tmp_path)
     (tmp_path / "manifest.json").write_text("{not json")
     with pytest.raises(UserError, match="unreadable manifest"):
-        records.read_games(tmp_path)
+        read_games(tmp_path)
 
 
 def test_complete_run_resumes_to_nothing(copy):
-    before = records.read_games(copy)
+    before = read_games(copy)
     result = runner.run(CFG, copy, resume=True)
     assert result.state.complete and result.games_played == 0
-    assert records.read_games(copy).equals(before)
+    assert read_games(copy).equals(before)
 
 
 def test_format_ranges():
-    assert records.format_ranges([]) == ""
-    assert records.format_ranges([7, 1, 2, 3, 9, 10]) == "1-3, 7, 9-10"
+    assert format_ranges([]) == ""
+    assert format_ranges([7, 1, 2, 3, 9, 10]) == "1-3, 7, 9-10"

@@ -17,10 +17,17 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from sim import records, runner, stored
+from analysis.summary import summary
 from sim.cli import main as cli
-from sim.config import load_config
+from sim.dataset.check import check_run
+from sim.dataset.layout import MOVES_SCHEMA
+from sim.dataset.read import read_games
+from sim.dataset.write import write_atomic
 from sim.errors import UserError
+from sim.run import runner
+from sim.run.config import load_config
+from sim.run.shard import play_table
+from sim.run.stored import replay_stored
 from sim.schema import GAME_SCHEMA, RULESETS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -47,7 +54,7 @@ def reference(config_file, tmp_path_factory):
     out = tmp_path_factory.mktemp("ref") / "run"
     result = runner.run(load_config(config_file), out, workers=1)
     assert result.state.complete and not result.failures
-    return out, records.read_games(out)
+    return out, read_games(out)
 
 
 def run_cli(config_file, out, *extra):
@@ -73,16 +80,16 @@ def test_reference_run(reference, config_file):
 def test_rows_do_not_depend_on_workers_or_shards(reference, config_file, tmp_path, capsys):
     _, table = reference
     assert run_cli(config_file, tmp_path / "two", "--workers", "2") == 0
-    assert records.read_games(tmp_path / "two").equals(table)
+    assert read_games(tmp_path / "two").equals(table)
     out = capsys.readouterr().out
     assert "games: 120" in out and "B win rate" in out and "winner disagreement" in out
     cfg = load_config(config_file)
     other = runner.run(dataclasses.replace(cfg, shard_size=17), tmp_path / "s17",
                        workers=2)
     assert other.state.config.n_shards == 8
-    assert records.read_games(tmp_path / "s17").equals(table)
+    assert read_games(tmp_path / "s17").equals(table)
     # one batch of all ids, in process, gives the same rows too
-    whole, _ = runner.play_table(cfg, np.arange(120), record_moves=False)
+    whole, _ = play_table(cfg, np.arange(120), record_moves=False)
     assert whole.equals(table)
 
 
@@ -97,7 +104,7 @@ def test_rows_on_a_dask_cluster(reference, config_file, tmp_path):
         result = runner.run(load_config(config_file), tmp_path / "dask",
                             scheduler=cluster.scheduler_address)
     assert result.state.complete and not result.failures
-    assert records.read_games(tmp_path / "dask").equals(table)
+    assert read_games(tmp_path / "dask").equals(table)
 
 def test_resume_after_a_lost_shard(reference, config_file, tmp_path, capsys):
     ref_dir, table = reference
@@ -105,11 +112,11 @@ def test_resume_after_a_lost_shard(reference, config_file, tmp_path, capsys):
     assert run_cli(config_file, out, "--workers", "1") == 0
     (out / "games" / "part-00002.parquet").unlink()
     (out / "games" / ".part-00001.parquet.tmp").write_bytes(b"half a shard")  # left by a kill
-    state = records.check_run(out)
+    state = check_run(out)
     assert state.missing == [2] and state.leftovers
     with pytest.raises(UserError, match="incomplete.*shards missing \\(2\\).*--resume"):
-        records.read_games(out)
-    assert records.read_games(out, allow_incomplete=True).num_rows == 90
+        read_games(out)
+    assert read_games(out, allow_incomplete=True).num_rows == 90
     # without --resume a non-empty folder is refused
     assert run_cli(config_file, out) == 2
     assert "use --resume" in capsys.readouterr().err
@@ -118,7 +125,7 @@ def test_resume_after_a_lost_shard(reference, config_file, tmp_path, capsys):
     err = capsys.readouterr().err
     assert "cannot resume" in err and "seed: run has 11, requested 12" in err
     assert run_cli(config_file, out, "--resume", "--workers", "2") == 0
-    assert records.read_games(out).equals(table)
+    assert read_games(out).equals(table)
     assert not list((out / "games").glob(".*"))
     m = json.loads((out / "manifest.json").read_text())
     assert m["status"] == "complete" and len(m["sessions"]) == 2
@@ -136,10 +143,10 @@ def test_crashed_worker_is_reported_and_resumed(reference, config_file, tmp_path
     assert "shards 1 missing" in err and "--resume" in err
     m = json.loads((out / "manifest.json").read_text())
     assert m["status"] == "incomplete" and m["shards"]["missing"] == "1"
-    assert records.check_run(out).missing == [1]
+    assert check_run(out).missing == [1]
     monkeypatch.delenv("JPDSIM_TEST_CRASH_SHARD")
     assert run_cli(config_file, out, "--resume") == 0
-    assert records.read_games(out).equals(table)
+    assert read_games(out).equals(table)
 
 
 def _start(config_file, out, delay):
@@ -169,12 +176,12 @@ def test_sigkill_then_resume(reference, config_file, tmp_path):
     written = sorted(p.name for p in (out / "games").iterdir())
     time.sleep(0.7)
     assert sorted(p.name for p in (out / "games").iterdir()) == written
-    state = records.check_run(out)
+    state = check_run(out)
     assert 1 <= len(state.done) < 4
     assert json.loads((out / "manifest.json").read_text())["status"] == "running"
     result = runner.run(load_config(config_file), out, workers=1, resume=True)
     assert result.state.complete
-    assert records.read_games(out).equals(table)
+    assert read_games(out).equals(table)
 
 
 def test_ctrl_c_stops_cleanly(config_file, tmp_path):
@@ -187,46 +194,46 @@ def test_ctrl_c_stops_cleanly(config_file, tmp_path):
     assert "interrupted" in err and "--resume" in err and f"--out {out}" in err
     assert not [p for p in (out / "games").iterdir() if p.name.startswith(".")]
     assert json.loads((out / "manifest.json").read_text())["status"] == "interrupted"
-    assert not records.check_run(out).complete
+    assert not check_run(out).complete
 
 
 def test_every_stored_game_replays(reference, tmp_path, capsys):
     out, table = reference
     for game_id in range(table.num_rows):
-        result = stored.replay_stored(out, game_id)
+        result = replay_stored(out, game_id)
         assert result == {"game_id": game_id, "matches": True, "differences": {}}
     # an altered row and an altered move list are found
     tampered = tmp_path / "run"
     shutil.copytree(out, tampered)
-    part = records.read_games(out).slice(30, 30)
+    part = read_games(out).slice(30, 30)
     counts = part["actions"].to_pylist()
     counts[5] += 1
     part = part.set_column(part.schema.get_field_index("actions"), "actions",
                            pa.array(counts, pa.int32()))
-    records.write_atomic(part, tampered / "games" / "part-00001.parquet",
+    write_atomic(part, tampered / "games" / "part-00001.parquet",
                          tampered / "games" / ".part-00001.parquet.tmp")
     moves = pq.read_table(out / "moves" / "part-00001.parquet")
     lists = moves["actions"].to_pylist()
     lists[5][3] = -2 if lists[5][3] != -2 else -1
-    moves = moves.set_column(1, "actions", pa.array(lists, records.MOVES_SCHEMA.field("actions").type))
-    records.write_atomic(moves, tampered / "moves" / "part-00001.parquet",
+    moves = moves.set_column(1, "actions", pa.array(lists, MOVES_SCHEMA.field("actions").type))
+    write_atomic(moves, tampered / "moves" / "part-00001.parquet",
                          tampered / "moves" / ".part-00001.parquet.tmp")
-    result = stored.replay_stored(tampered, 35)
+    result = replay_stored(tampered, 35)
     assert not result["matches"]
     assert list(result["differences"]) == ["actions", "action_list"]
     d = result["differences"]["actions"]
     assert d["stored"] == d["replayed"] + 1
     assert result["differences"]["action_list"]["first_difference_at"] == 3
-    assert stored.replay_stored(tampered, 36)["matches"]
+    assert replay_stored(tampered, 36)["matches"]
     # the command: JSON on stdout, status 1 for a mismatch; errors for unknown games and runs
     assert cli(["replay", "--run", str(tampered), "--game", "35"]) == 1
     assert json.loads(capsys.readouterr().out)["matches"] is False
     assert cli(["replay", "--run", str(out), "--game", "7"]) == 0
     assert json.loads(capsys.readouterr().out)["matches"] is True
     with pytest.raises(UserError, match="no game 120"):
-        stored.replay_stored(out, 120)
+        replay_stored(out, 120)
     with pytest.raises(UserError, match="not a jpdsim run folder"):
-        stored.replay_stored(tmp_path, 0)
+        replay_stored(tmp_path, 0)
 
 
 def test_default_folder_and_options(config_file, tmp_path, monkeypatch, capsys):
@@ -235,7 +242,7 @@ def test_default_folder_and_options(config_file, tmp_path, monkeypatch, capsys):
     assert "--workers: must be >= 1" in capsys.readouterr().err
     assert cli(["run", str(config_file), "--games", "3", "--no-progress"]) == 0
     out = tmp_path / "results" / "small"
-    assert records.read_games(out)["game_id"].to_pylist() == [0, 1, 2]
+    assert read_games(out)["game_id"].to_pylist() == [0, 1, 2]
     assert json.loads((out / "manifest.json").read_text())["config"]["games"] == 3
     assert "games: 3" in capsys.readouterr().out
 
@@ -247,7 +254,7 @@ def test_summary_counts():
         **{f"winner_{r}": ["B", "W", "B", None] for r in rulesets[:4]},
         "winner_japanese": ["W", "W", "draw", None],
     })
-    text = runner.summary(table)
+    text = summary(table.to_pandas())
     lines = {}
     for line in text.splitlines():  # the first line of each label (results before disagreement)
         if line.strip():

@@ -4,13 +4,15 @@ import re
 
 import pytest
 
-from sim import records, runner, sgf
 from sim.cli import main as cli
-from sim.config import RunConfig
+from sim.commands import sgf
 from sim.coords import PASS, VIRTUAL, format_action, parse_action
-from sim.errors import UserError
+from sim.dataset.read import load_game, read_games
 from sim.engine.game import Game
+from sim.errors import UserError
 from sim.rules import Rules
+from sim.run import runner
+from sim.run.config import RunConfig
 
 CFG = RunConfig(name="sgfrun", games=40, rules=Rules(5, komi={"jpd_b": 2.5}), shard_size=20,
                 seed=5, virtual_rate=0.2, record_moves="all")
@@ -61,7 +63,7 @@ def run_dir(tmp_path_factory):
 
 
 def test_sgf_of_every_game_parses_to_its_moves(run_dir):
-    table = records.read_games(run_dir).to_pylist()
+    table = read_games(run_dir).to_pylist()
     virtual = 0
     for row in table:
         game_id = row["game_id"]
@@ -79,7 +81,7 @@ def test_sgf_of_every_game_parses_to_its_moves(run_dir):
         else:
             assert result[1] == row["winner_jpd_b"] and float(result[2]) == abs(row["margin_jpd_b"])
         assert f"game {game_id}" in root["GN"][0] and f"ending {row['ending']}" in root["GC"][0]
-        actions = records.load_game(run_dir, game_id)[2]
+        actions = load_game(run_dir, game_id)[2]
         decoded = [decode(n, 5) for n in moves]
         assert [c for c, _ in decoded] == ["BW"[i % 2] for i in range(len(actions))]
         if decoded[-1][1] == "declined":  # the last action declined a pass and was not played

@@ -29,8 +29,8 @@ import sys
 from pathlib import Path
 
 import sim
-from sim import records
 from sim.coords import PASS, VIRTUAL, format_action
+from sim.dataset.read import load_game
 from sim.errors import UserError
 from sim.schema import RULESETS
 
@@ -88,8 +88,8 @@ def game_sgf(row: dict, actions: list[int], manifest: dict) -> str:
         elif 0 <= action < size * size:
             nodes.append(f";{colour}[{_point(action, size)}]")
         else:
-            raise UserError(f"game {row['game_id']}: stored action {i + 1} ({action}) is not a move "
-                            f"on a {size}x{size} board")
+            raise UserError(f"game {row['game_id']}: stored action {i + 1} ({action}) is not "
+                            f"a move on a {size}x{size} board")
     lines, line = [], "("
     for node in nodes:  # keep lines short for people who read the file
         if len(line) + len(node) > 78 and line != "(":
@@ -102,7 +102,7 @@ def game_sgf(row: dict, actions: list[int], manifest: dict) -> str:
 
 def stored_game_sgf(run_dir: str | Path, game_id: int) -> str:
     """The SGF of a stored game; UserError if the run, the game or its moves are not there."""
-    state, row, actions = records.load_game(run_dir, game_id)
+    state, row, actions = load_game(run_dir, game_id)
     if actions is None:
         raise UserError(f"{run_dir}: game {game_id} has no stored moves (the run has "
                         f"record_moves = \"{state.config.record_moves}\"; record_moves = \"all\" "

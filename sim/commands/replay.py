@@ -3,15 +3,25 @@
 Contract (kept exactly; other tools script against it): one JSON object per game with every
 outcome field, ``final_board`` and, with ``--legal``, ``legal_moves``; an illegal or malformed
 move is ``move K (TOKEN): REASON`` on stderr and exit status 2.
+
+``--run RUN_DIR --game GAME_ID`` re-plays a stored game instead (``sim.run.stored``) and prints
+the comparison with its stored row as one JSON object: exit status 0 if it matches, 1 if not.
 """
 
 import json
 import sys
 from pathlib import Path
 
-from sim.coords import MoveError, format_action, format_diagram, parse_action, parse_diagram, split_tokens
-from sim.errors import UserError
+from sim.coords import (
+    MoveError,
+    format_action,
+    format_diagram,
+    parse_action,
+    parse_diagram,
+    split_tokens,
+)
 from sim.engine.game import Game
+from sim.errors import UserError
 from sim.rules import RuleError, Rules
 
 
@@ -72,12 +82,20 @@ def play_tokens(tokens, args, game: Game) -> dict:
     return out
 
 
+def _stored(args) -> int:
+    """Print the comparison of a stored game with its re-play; 0 if they match, 1 if not."""
+    if args.run is None or args.game is None or args.moves or args.from_file:
+        raise UserError("--run and --game go together, without moves or --from-file")
+    from sim.run.stored import replay_stored  # the dataset layer (pyarrow) only for stored games
+
+    result = replay_stored(args.run, args.game)
+    print(json.dumps(result))
+    return 0 if result["matches"] else 1
+
+
 def main(args) -> int:
     if args.run is not None or args.game is not None:
-        if args.run is None or args.game is None or args.moves or args.from_file:
-            raise UserError("--run and --game go together, without moves or --from-file")
-        from sim.stored import main as replay_stored
-        return replay_stored(args)
+        return _stored(args)
     if args.size is None:
         raise UserError("--size is required")
     rules = _rules(args)

@@ -1,6 +1,6 @@
 """Re-playing a stored game from its id alone (``jpdsim replay --run RUN_DIR --game GAME_ID``).
 
-The run's config comes from its ``manifest.json``; ``sim.selfplay.play_batch`` plays the one
+The run's config comes from its ``manifest.json``; ``sim.run.shard.play_table`` plays the one
 game id, and every column of the stored row (and the stored action sequence, when the run
 recorded this game's moves) is compared with the new result. Since a game depends only on
 (seed, game id), any difference means the engine changed (or the file was altered) since the
@@ -9,13 +9,13 @@ run was written.
 
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 
 import numpy as np
 
-from sim import records
+from sim.dataset.read import load_game
+from sim.run.shard import play_table
 from sim.schema import GAME_SCHEMA
 
 
@@ -29,9 +29,7 @@ def replay_stored(run_dir: str | Path, game_id: int) -> dict:
     """``{"game_id", "matches", "differences"}``; differences maps a column to
     ``{"stored": x, "replayed": y}``; the key ``action_list`` (when the run stored this game's
     moves) gives both lengths and the index of the first differing action."""
-    from sim.runner import play_table
-
-    state, row, stored_actions = records.load_game(run_dir, game_id)  # UserError if unknown
+    state, row, stored_actions = load_game(run_dir, game_id)  # UserError if unknown
     table, moves = play_table(state.config, np.array([game_id]),
                               record_moves=stored_actions is not None)
     replayed = table.to_pylist()[0]
@@ -43,12 +41,5 @@ def replay_stored(run_dir: str | Path, game_id: int) -> dict:
             first = next((i for i, (x, y) in enumerate(zip(stored_actions, got)) if x != y),
                          min(len(got), len(stored_actions)))
             differences["action_list"] = {"stored": len(stored_actions), "replayed": len(got),
-                                      "first_difference_at": first}
+                                          "first_difference_at": first}
     return {"game_id": int(game_id), "matches": not differences, "differences": differences}
-
-
-def main(args) -> int:
-    """Print the comparison as one JSON object; exit status 0 if the game matches, 1 if not."""
-    result = replay_stored(args.run, args.game)
-    print(json.dumps(result))
-    return 0 if result["matches"] else 1

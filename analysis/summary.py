@@ -1,0 +1,60 @@
+"""The text summary that ``jpdsim run`` prints at the end of a run (and appends to its run.log):
+endings, each ruleset's results with Black's win rate, and the winner disagreement between
+rulesets (``analysis.disagreement``: the share of games, among those where both rulesets name
+a winner, whose winners differ)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from analysis.disagreement import COLUMNS as WINNER_COLUMNS
+from analysis.disagreement import disagreement_matrix, winner_codes
+from sim.schema import ENDINGS, RULESETS
+
+#: The game columns the summary reads.
+COLUMNS = ("ending", *WINNER_COLUMNS)
+
+
+def _endings(df: pd.DataFrame) -> list[str]:
+    n = len(df)
+    counts = df["ending"].value_counts(dropna=False).to_dict()
+    lines = [f"{'ending':<14}{'games':>12}{'share':>9}"]
+    for ending in [*ENDINGS, *sorted(set(counts) - set(ENDINGS), key=str)]:
+        c = int(counts.get(ending, 0))
+        if c or ending in ENDINGS:
+            lines.append(f"{str(ending):<14}{c:>12,}{c / max(n, 1):>9.2%}")
+    return lines
+
+
+def _results(df: pd.DataFrame) -> list[str]:
+    lines = [f"{'ruleset':<14}{'B wins':>12}{'W wins':>12}{'draws':>10}{'no result':>11}"
+             f"{'B win rate':>12}"]
+    for r in RULESETS:
+        codes = winner_codes(df[f"winner_{r}"]) + 1  # 0 no result, 1 B, 2 W, 3 draw
+        b, w, d = (int(c) for c in np.bincount(codes, minlength=4)[1:])
+        decided = b + w + d
+        rate = f"{b / decided:.2%}" if decided else "-"
+        lines.append(f"{r:<14}{b:>12,}{w:>12,}{d:>10,}{len(df) - decided:>11,}{rate:>12}")
+    return lines + ["(B win rate: Black's wins / games with a result, draws included)"]
+
+
+def _disagreement(df: pd.DataFrame) -> list[str]:
+    rates = disagreement_matrix(df)
+    lines = ["winner disagreement (share of games where both rulesets have a result):",
+             " " * 14 + "".join(f"{r:>14}" for r in RULESETS[1:])]
+    for i, a in enumerate(RULESETS[:-1]):
+        cells = [" " * 14 if j <= i
+                 else f"{'-':>14}" if math.isnan(rates.loc[a, b]) else f"{rates.loc[a, b]:>14.2%}"
+                 for j, b in enumerate(RULESETS[1:], 1)]
+        lines.append(f"{a:<14}" + "".join(cells))
+    return lines
+
+
+def summary(df: pd.DataFrame) -> str:
+    """A short text table of a games frame (at least ``COLUMNS``): endings, results per
+    ruleset, winner disagreement between rulesets."""
+    return "\n".join([f"games: {len(df):,}", "", *_endings(df), "", *_results(df), "",
+                      *_disagreement(df)])

@@ -1,0 +1,64 @@
+"""``jpdsim run CONFIG``: play a configured run of games (``sim.run.runner.run``), say how to
+resume it when it stops early, and print the summary of a complete run (also appended to its
+``run.log``)."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import sys
+from pathlib import Path
+
+from sim.dataset.layout import LOG, format_ranges
+from sim.run.config import load_config
+from sim.run.runner import run
+
+
+def _resume_command(args, run_dir: Path) -> str:
+    parts = ["jpdsim", "run", str(args.config), "--out", str(run_dir), "--resume"]
+    if args.games is not None:
+        parts += ["--games", str(args.games)]
+    if args.seed is not None:
+        parts += ["--seed", str(args.seed)]
+    if args.scheduler is not None:
+        parts += ["--scheduler", args.scheduler]
+    return " ".join(shlex.quote(p) for p in parts)
+
+
+def main(args) -> int:
+    cfg = load_config(args.config, games=args.games, seed=args.seed)
+    workers = args.workers if args.workers is not None else (os.cpu_count() or 1)
+    run_dir = Path(args.out) if args.out else Path("results") / cfg.name
+    again = _resume_command(args, run_dir)
+    try:
+        result = run(cfg, run_dir, workers=workers, resume=args.resume,
+                     progress=not args.no_progress, config_file=str(args.config),
+                     scheduler=args.scheduler)
+    except KeyboardInterrupt:  # before or after the workers ran
+        print(f"jpdsim run: interrupted. To finish the run: {again}", file=sys.stderr)
+        return 130
+    state = result.state
+    if result.interrupted:
+        print(f"jpdsim run: interrupted; {len(state.done)} of {cfg.n_shards} shards are written "
+              f"in {run_dir}. To finish the run: {again}", file=sys.stderr)
+        return 130
+    if not state.complete:
+        for shard, reason in sorted(result.failures.items()):
+            print(f"jpdsim run: shard {shard} failed: {reason}", file=sys.stderr)
+        print(f"jpdsim run: run incomplete: shards {format_ranges(state.missing)} missing "
+              f"({len(state.missing)} of {cfg.n_shards}; see {run_dir / LOG}). "
+              f"To retry them: {again}", file=sys.stderr)
+        return 1
+    speed = result.games_played / result.seconds if result.seconds > 0 else 0.0
+    print(f"run {cfg.name} in {run_dir}: {result.games_played:,} games played in "
+          f"{result.seconds:.1f} s ({speed:,.0f} games/s, "
+          f"{workers} worker{'s' if workers != 1 else ''})")
+    # the analysis only now: the runner loaded pandas (which it needs) while the workers started
+    from analysis.load import read_run
+    from analysis.summary import COLUMNS, summary
+
+    text = summary(read_run(state, columns=COLUMNS))  # checked by run
+    print(text)
+    with open(run_dir / LOG, "a", encoding="utf-8") as f:
+        f.write(text + "\n")
+    return 0

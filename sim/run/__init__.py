@@ -1,0 +1,36 @@
+"""The run layer: play a configured run of games into a run folder (see ``sim.dataset``).
+
+How a run goes:
+
+1. The config (``sim.run.config``) fixes everything that decides a game; a game depends only on
+   (seed, game id), so the game ids ``0 .. games-1`` are cut into shards of ``shard_size`` and
+   the shards are played in any order by any number of worker processes (``spawn`` context),
+   each calling ``sim.selfplay.play_batch`` on a shard and writing it (temp name, then rename;
+   ``sim.run.shard``).
+2. The parent hands out shards one at a time over a private pipe per worker
+   (``sim.run.pool``); the workers' log records come back through the same pipes and, with the
+   parent's own, go to ``<run>/run.log`` through multiprocessing-logging's
+   ``MultiProcessingHandler``: one thread of the parent writes the file, in the order the
+   records arrive. A tqdm bar shows games/s and the ETA. (The workers do not put records on
+   that handler's queue themselves: it is made in the "fork" context, which Python refuses to
+   share with "spawn" workers, and its shared write lock would be left held by a worker killed
+   mid-record, silencing the others; a private pipe per worker has no such lock.) With a Dask
+   scheduler the shards are tasks of its cluster instead (``sim.run.dask_backend``).
+3. Ctrl-C (or SIGTERM) terminates the workers, removes their temporary files, marks the
+   manifest "interrupted" and says how to resume. A worker that dies or fails is reported with
+   its shard; the run then ends with the list of missing shards and exit status 1.
+4. ``--resume`` checks that the folder's manifest holds the same config, verifies every stored
+   file (``sim.dataset.check.check_run(verify=True)``), and plays only the missing shards: the
+   result is the same rows an uninterrupted run writes (``sim.run.folder``).
+5. At the end the manifest is completed (times, games written, throughput); ``jpdsim run``
+   (``sim.commands.run``) then prints a summary (``analysis.summary``).
+
+``sim.run.runner.run`` does all this; ``sim.run.stored`` re-plays a stored game to check it.
+
+Test hooks (environment variables, read by the workers): ``JPDSIM_TEST_CRASH_SHARD=i`` makes a
+worker die (``os._exit(70)``) when it starts shard ``i``; ``JPDSIM_TEST_SHARD_DELAY=s`` makes it
+sleep ``s`` seconds after each shard.
+
+This package's ``__init__`` imports nothing: the dataset layer imports ``sim.run.config`` (a
+manifest holds a config) without loading the runner.
+"""

@@ -1,0 +1,144 @@
+"""``run``: play (or complete) a run into its folder with local workers or on a Dask cluster,
+logging to ``run.log``, stopping cleanly on Ctrl-C or SIGTERM (how a run goes: ``sim.run``)."""
+
+from __future__ import annotations
+
+import logging
+import signal
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from multiprocessing_logging import MultiProcessingHandler
+
+from sim.dataset.check import RunState, check_run
+from sim.dataset.layout import LOG
+from sim.dataset.manifest import environment, now
+from sim.errors import UserError
+from sim.run import folder
+from sim.run.config import RunConfig
+from sim.run.dask_backend import run_on_dask
+from sim.run.pool import Pool
+
+log = logging.getLogger("jpdsim.runner")
+_LOG_FORMAT = "%(asctime)s %(processName)s[%(process)d] %(levelname)s %(message)s"
+
+
+@dataclass
+class RunResult:
+    """What ``run`` did: the final state of the folder and the shards that failed."""
+
+    state: RunState
+    failures: dict = field(default_factory=dict)  # shard -> one-line reason
+    interrupted: bool = False
+    games_played: int = 0
+    seconds: float = 0.0
+
+
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM, handled as Ctrl-C."""
+
+
+def _raise_terminated(signum, frame):
+    raise _Terminated()
+
+
+def _in_main_thread() -> bool:
+    import threading
+    return threading.current_thread() is threading.main_thread()
+
+
+def run(cfg: RunConfig, run_dir: str | Path, workers: int = 1, resume: bool = False,
+        progress: bool = False, config_file: str | None = None,
+        scheduler: str | None = None) -> RunResult:
+    """Play (or, with ``resume``, complete) the run ``cfg`` into ``run_dir``: with local worker
+    processes, or with ``scheduler`` (an address) on a Dask distributed cluster."""
+    run_dir = Path(run_dir)
+    if workers < 1:
+        raise UserError(f"option --workers: must be >= 1, got {workers}")
+    folder.check_folder(run_dir, resume)  # before the lock file goes into a folder that is not ours
+    lock = folder.lock(run_dir)
+    try:
+        return _run_locked(cfg, run_dir, workers, resume, progress, config_file, scheduler)
+    finally:
+        lock.close()
+
+
+def _run_locked(cfg, run_dir, workers, resume, progress, config_file, scheduler) -> RunResult:
+    env = environment()
+    manifest, state = folder.prepare(cfg, run_dir, resume, config_file, env)
+    done = set(state.done) if state else set()
+    pending = [i for i in range(cfg.n_shards) if i not in done]
+
+    handler = MultiProcessingHandler(
+        "jpdsim-run-log", sub_handler=logging.FileHandler(run_dir / LOG, encoding="utf-8"))
+    handler.setFormatter(logging.Formatter(_LOG_FORMAT))
+    top = logging.getLogger("jpdsim")
+    old_level = top.level
+    top.addHandler(handler)
+    top.setLevel(logging.INFO)
+    old_term = signal.signal(signal.SIGTERM, _raise_terminated) \
+        if hasattr(signal, "SIGTERM") and _in_main_thread() else None
+    result = RunResult(state=state)
+    session = {"started": now(), "workers": workers,
+               "jpdsim_version": env["jpdsim_version"], "git_commit": env["git_commit"]}
+    if state is not None and (manifest.get("jpdsim_version"), manifest.get("git_commit")) != \
+            (env["jpdsim_version"], env["git_commit"]):
+        log.warning("resuming with jpdsim %s (commit %s); the run was started with %s (%s)",
+                    env["jpdsim_version"], env["git_commit"], manifest.get("jpdsim_version"),
+                    manifest.get("git_commit"))
+    from tqdm import tqdm
+
+    done_games = sum(len(cfg.shard_range(i)) for i in done)
+    bar = tqdm(total=cfg.games, initial=done_games, unit="game", unit_scale=True,
+               disable=True if not progress else None, dynamic_ncols=True, smoothing=0.1,
+               desc=cfg.name)
+    t0 = time.perf_counter()
+    pool = None
+
+    def on_done(index, n):
+        if not result.games_played:
+            bar.set_postfix_str("")
+        result.games_played += n
+        bar.update(n)
+
+    try:
+        log.info("%s run %s: %d games, %d shards of %d, %d to play, %d workers, seed %d",
+                 "resuming" if state else "starting", cfg.name, cfg.games, cfg.n_shards,
+                 cfg.shard_size, len(pending), workers, cfg.seed)
+        if pending and scheduler:
+            run_on_dask(cfg, run_dir, pending, scheduler, on_done, result.failures)
+        elif pending:
+            bar.set_postfix_str("starting workers (a first run compiles the engine)")
+            pool = Pool(cfg, run_dir, workers, pending, on_done, result.failures)
+            import pandas  # noqa: F401 - pyarrow's Parquet reader loads it for the final check
+            pool.run()     # (0.2 s): here it loads while the workers start, not after they end
+    except KeyboardInterrupt as err:
+        result.interrupted = True
+        log.warning("%s: stopping the workers", "terminated" if isinstance(err, _Terminated)
+                    else "interrupted")
+    finally:
+        if pool is not None:
+            pool.terminate()
+        bar.close()
+        folder.remove_temporary_shards(run_dir)
+        try:
+            result.seconds = time.perf_counter() - t0
+            result.state = check_run(run_dir)
+            status = ("complete" if result.state.complete
+                      else "interrupted" if result.interrupted else "incomplete")
+            session.update(ended=now(), games_played=result.games_played,
+                           seconds=round(result.seconds, 3))
+            folder.finish_manifest(run_dir, manifest, result.state, status, session)
+            log.info("%s: %d games played in %.2f s (%.0f games/s); %d of %d shards written",
+                     status, result.games_played, result.seconds,
+                     result.games_played / max(result.seconds, 1e-9), len(result.state.done),
+                     cfg.n_shards)
+        finally:
+            if old_term is not None:
+                signal.signal(signal.SIGTERM, old_term)
+            top.removeHandler(handler)
+            top.setLevel(old_level)
+            handler.close()
+    result.failures = {i: r for i, r in result.failures.items() if i in result.state.missing}
+    return result
