@@ -16,8 +16,7 @@ from analysis import stats
 from analysis.disagreement import winner_codes
 from analysis.finishes_last import FIRST, player_codes
 
-COLUMNS = ("winner_jpd_a", "winner_jpd_b", "margin_jpd_a", "margin_jpd_b", FIRST,
-           "area_diff_jpd")
+COLUMNS = ("winner_jpd_a", "winner_jpd_b", "margin_jpd_a", "margin_jpd_b", FIRST, "area_diff_jpd")
 _FIRST_LABELS = ("B", "W", "none")
 
 
@@ -28,8 +27,9 @@ def _differ(df: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _shift(df: pd.DataFrame) -> np.ndarray:
-    return (df["margin_jpd_a"].to_numpy(dtype=np.float64)
-            - df["margin_jpd_b"].to_numpy(dtype=np.float64))
+    return df["margin_jpd_a"].to_numpy(dtype=np.float64) - df["margin_jpd_b"].to_numpy(
+        dtype=np.float64
+    )
 
 
 def ab_summary(df: pd.DataFrame, by=None) -> pd.DataFrame:
@@ -41,16 +41,19 @@ def ab_summary(df: pd.DataFrame, by=None) -> pd.DataFrame:
     shift = _shift(df)
     ok = np.isfinite(shift)
     white_first = player_codes(df[FIRST]) == 1
-    out = pd.DataFrame({
-        "games": np.bincount(codes[both], minlength=g),
-        "differ": np.bincount(codes[differ], minlength=g),
-    })
+    out = pd.DataFrame(
+        {
+            "games": np.bincount(codes[both], minlength=g),
+            "differ": np.bincount(codes[differ], minlength=g),
+        }
+    )
     out = stats.rate_columns(out, "differ", "games")
     n_all = np.bincount(codes, minlength=g)
     with np.errstate(invalid="ignore", divide="ignore"):
         out["white first share"] = np.bincount(codes, weights=white_first, minlength=g) / n_all
-        out["mean shift A-B (points)"] = (np.bincount(codes[ok], weights=shift[ok], minlength=g)
-                                          / np.bincount(codes[ok], minlength=g))
+        out["mean shift A-B (points)"] = np.bincount(
+            codes[ok], weights=shift[ok], minlength=g
+        ) / np.bincount(codes[ok], minlength=g)
     return stats.with_keys(keys, out, np.arange(g))
 
 
@@ -58,8 +61,9 @@ def ab_by_first(df: pd.DataFrame, by=None) -> pd.DataFrame:
     """``ab_summary`` split by who was first to pass or play a virtual move (B / W / none)."""
     cols = stats.group_columns(df, by)
     work = df[cols + list(COLUMNS[:5])].copy()
-    work["first pass or virtual"] = pd.Categorical.from_codes(player_codes(df[FIRST]),
-                                                              categories=list(_FIRST_LABELS))
+    work["first pass or virtual"] = pd.Categorical.from_codes(
+        player_codes(df[FIRST]), categories=list(_FIRST_LABELS)
+    )
     out = ab_summary(work, by=cols + ["first pass or virtual"])
     return out.drop(columns=["white first share"])
 
@@ -69,12 +73,14 @@ def ab_explain(df: pd.DataFrame) -> pd.DataFrame:
     the JPD area difference (points) and the two winners; most frequent first."""
     _, differ = _differ(df)
     first = player_codes(df[FIRST])[differ]
-    sub = pd.DataFrame({
-        "first pass or virtual": np.asarray(_FIRST_LABELS, dtype=object)[first],
-        "area_diff_jpd": df["area_diff_jpd"].to_numpy()[differ],
-        "winner A": np.asarray(df["winner_jpd_a"].array[differ], dtype=object),
-        "winner B": np.asarray(df["winner_jpd_b"].array[differ], dtype=object),
-    })
+    sub = pd.DataFrame(
+        {
+            "first pass or virtual": np.asarray(_FIRST_LABELS, dtype=object)[first],
+            "area_diff_jpd": df["area_diff_jpd"].to_numpy()[differ],
+            "winner A": np.asarray(df["winner_jpd_a"].array[differ], dtype=object),
+            "winner B": np.asarray(df["winner_jpd_b"].array[differ], dtype=object),
+        }
+    )
     cols = list(sub.columns)
     if sub.empty:
         return pd.DataFrame(columns=cols + ["games", "share"])

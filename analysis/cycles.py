@@ -16,9 +16,22 @@ from analysis.finishes_last import FIRST
 from analysis.komi import extra
 from analysis.load import VOCABULARY
 
-COLUMNS = ("game_id", "board_size", "repetition", "ending", "moves", "actions", "passes",
-           "converted_passes", "virtual_moves_b", "virtual_moves_w", "repetition_bans",
-           FIRST, "area_diff_jpd", "equal_stones_diff")
+COLUMNS = (
+    "game_id",
+    "board_size",
+    "repetition",
+    "ending",
+    "moves",
+    "actions",
+    "passes",
+    "converted_passes",
+    "virtual_moves_b",
+    "virtual_moves_w",
+    "repetition_bans",
+    FIRST,
+    "area_diff_jpd",
+    "equal_stones_diff",
+)
 QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
 
 
@@ -27,13 +40,21 @@ def endings(df: pd.DataFrame, by="repetition") -> pd.DataFrame:
     every ending of the vocabulary appears, with zero counts where absent."""
     codes, keys = stats.groups(df, by)
     col = df["ending"]
-    names = list(col.cat.categories) if isinstance(col.dtype, pd.CategoricalDtype) \
+    names = (
+        list(col.cat.categories)
+        if isinstance(col.dtype, pd.CategoricalDtype)
         else list(VOCABULARY["ending"]) + sorted(set(col.dropna()) - set(VOCABULARY["ending"]))
+    )
     e = stats.codes(col, names).astype(np.int64)
     t = stats.counts_2d(codes, e, len(keys), len(names))
     g_idx = np.repeat(np.arange(len(keys)), len(names))
-    out = pd.DataFrame({"ending": np.tile(names, len(keys)),
-                        "games": np.repeat(t.sum(axis=1), len(names)), "count": t.ravel()})
+    out = pd.DataFrame(
+        {
+            "ending": np.tile(names, len(keys)),
+            "games": np.repeat(t.sum(axis=1), len(names)),
+            "count": t.ravel(),
+        }
+    )
     out = stats.rate_columns(out, "count", "games")
     return stats.with_keys(keys, out, g_idx)
 
@@ -47,11 +68,18 @@ def endings_wide(df: pd.DataFrame, by="repetition") -> pd.DataFrame:
     seen = [e for e in seen.index if seen[e] > 0]
     long = long[long["ending"].isin(seen)]
     if cols:
-        wide = long.pivot_table(index=cols + ["games"], columns="ending", values="rate",
-                                observed=True, sort=False).reset_index()
+        wide = long.pivot_table(
+            index=cols + ["games"], columns="ending", values="rate", observed=True, sort=False
+        ).reset_index()
     else:
-        wide = pd.DataFrame([{"games": long["games"].iloc[0] if len(long) else 0,
-                              **dict(zip(long["ending"], long["rate"]))}])
+        wide = pd.DataFrame(
+            [
+                {
+                    "games": long["games"].iloc[0] if len(long) else 0,
+                    **dict(zip(long["ending"], long["rate"])),
+                }
+            ]
+        )
     wide.columns.name = None
     wide = wide[cols + ["games"] + seen]
     return wide.rename(columns={e: f"{e} share" for e in seen})
@@ -75,10 +103,17 @@ def lengths(df: pd.DataFrame, by="repetition", column: str = "moves") -> pd.Data
     n = counts.sum(axis=1)
     with np.errstate(invalid="ignore", divide="ignore"):
         mean = counts @ values / n
-        var = counts @ (values.astype(np.float64) ** 2) / n - mean ** 2
+        var = counts @ (values.astype(np.float64) ** 2) / n - mean**2
     q = stats.hist_quantiles(counts, values, (0.0,) + QUANTILES + (1.0,))
-    out = pd.DataFrame({"column": column, "games": n, "mean": mean,
-                        "std": np.sqrt(np.maximum(var, 0)), "min": q[:, 0]})
+    out = pd.DataFrame(
+        {
+            "column": column,
+            "games": n,
+            "mean": mean,
+            "std": np.sqrt(np.maximum(var, 0)),
+            "min": q[:, 0],
+        }
+    )
     for j, p in enumerate(QUANTILES, start=1):
         out[f"p{round(p * 100)}"] = q[:, j]
     out["max"] = q[:, -1]
@@ -101,14 +136,20 @@ def repetition_bans(df: pd.DataFrame, by="repetition") -> pd.DataFrame:
     g = len(keys)
     bans = df["repetition_bans"].to_numpy(dtype=np.int64)
     n = np.bincount(codes, minlength=g)
-    out = pd.DataFrame({"games": n,
-                        "bans": np.bincount(codes, weights=bans, minlength=g).astype(np.int64),
-                        "with a ban": np.bincount(codes[bans > 0], minlength=g)})
+    out = pd.DataFrame(
+        {
+            "games": n,
+            "bans": np.bincount(codes, weights=bans, minlength=g).astype(np.int64),
+            "with a ban": np.bincount(codes[bans > 0], minlength=g),
+        }
+    )
     with np.errstate(invalid="ignore", divide="ignore"):
         out["mean per game"] = out["bans"] / out["games"]
         if "moves" in df.columns:
             m = np.bincount(codes, weights=df["moves"].to_numpy(dtype=np.float64), minlength=g)
-            out["per 100 moves"] = np.where(m > 0, 100 * out["bans"] / np.where(m > 0, m, 1), np.nan)
+            out["per 100 moves"] = np.where(
+                m > 0, 100 * out["bans"] / np.where(m > 0, m, 1), np.nan
+            )
     out = stats.rate_columns(out, "with a ban", "games", prefix="with a ban ")
     return stats.with_keys(keys, out, np.arange(g))
 
@@ -124,9 +165,14 @@ def conversions(df: pd.DataFrame, by="repetition") -> pd.DataFrame:
         return np.bincount(codes, weights=df[col].to_numpy(dtype=np.float64), minlength=g) / n
 
     with np.errstate(invalid="ignore", divide="ignore"):
-        out = pd.DataFrame({"games": n, "passes per game": mean("passes"),
-                            "converted per game": mean("converted_passes"),
-                            "virtual per game": mean("virtual_moves_b") + mean("virtual_moves_w")})
+        out = pd.DataFrame(
+            {
+                "games": n,
+                "passes per game": mean("passes"),
+                "converted per game": mean("converted_passes"),
+                "virtual per game": mean("virtual_moves_b") + mean("virtual_moves_w"),
+            }
+        )
     conv = df["converted_passes"].to_numpy() > 0
     four = (df["ending"] == "four_virtual").to_numpy()
     out["with a conversion"] = np.bincount(codes[conv], minlength=g)
@@ -148,8 +194,20 @@ def self_check(df: pd.DataFrame) -> pd.DataFrame:
     """The games whose equal-stones result differs from the JPD area result with the A版 point
     (expected: none), with run, game_id and the numbers involved."""
     _, bad, expected = _self_check_masks(df)
-    cols = [c for c in ("run", "game_id", "board_size", "repetition", "ending", FIRST,
-                        "area_diff_jpd", "equal_stones_diff") if c in df.columns]
+    cols = [
+        c
+        for c in (
+            "run",
+            "game_id",
+            "board_size",
+            "repetition",
+            "ending",
+            FIRST,
+            "area_diff_jpd",
+            "equal_stones_diff",
+        )
+        if c in df.columns
+    ]
     out = df.loc[bad, cols].reset_index(drop=True)
     out["expected"] = expected[bad]
     out["difference"] = out["equal_stones_diff"].to_numpy(dtype=np.float64) - out["expected"]
@@ -164,7 +222,11 @@ def self_check_summary(df: pd.DataFrame, by=None) -> pd.DataFrame:
     codes, keys = stats.groups(df, by)
     checked, bad, _ = _self_check_masks(df)
     g = len(keys)
-    out = pd.DataFrame({"games": np.bincount(codes, minlength=g),
-                        "checked": np.bincount(codes[checked], minlength=g),
-                        "mismatches": np.bincount(codes[bad], minlength=g)})
+    out = pd.DataFrame(
+        {
+            "games": np.bincount(codes, minlength=g),
+            "checked": np.bincount(codes[checked], minlength=g),
+            "mismatches": np.bincount(codes[bad], minlength=g),
+        }
+    )
     return stats.with_keys(keys, out, np.arange(g))

@@ -43,8 +43,9 @@ def disagreement(df: pd.DataFrame, by=None, rulesets=RULESETS) -> pd.DataFrame:
         table = stats.counts_2d(codes, both, n_groups, 9).reshape(n_groups, 3, 3)
         games = table.sum(axis=(1, 2))
         same = np.trace(table, axis1=1, axis2=2)
-        out = pd.DataFrame({"ruleset_1": r1, "ruleset_2": r2, "games": games,
-                            "differ": games - same})
+        out = pd.DataFrame(
+            {"ruleset_1": r1, "ruleset_2": r2, "games": games, "differ": games - same}
+        )
         for i, x in enumerate(OUTCOMES):
             for j, y in enumerate(OUTCOMES):
                 if i != j:
@@ -76,5 +77,6 @@ def crosstab(df: pd.DataFrame, ruleset_1: str, ruleset_2: str) -> pd.DataFrame:
     a = np.where(a < 0, 3, a)
     b = np.where(b < 0, 3, b)
     table = np.bincount(a.astype(np.int64) * 4 + b, minlength=16).reshape(4, 4)
-    return pd.DataFrame(table, index=pd.Index(labels, name=ruleset_1),
-                        columns=pd.Index(labels, name=ruleset_2))
+    return pd.DataFrame(
+        table, index=pd.Index(labels, name=ruleset_1), columns=pd.Index(labels, name=ruleset_2)
+    )

@@ -52,8 +52,9 @@ def player_shares(df: pd.DataFrame, by=None) -> pd.DataFrame:
     for col in (LAST, FIRST):
         t = stats.counts_2d(codes, player_codes(df[col]).astype(np.int64), len(keys), 3)
         games = t.sum(axis=1)
-        out = pd.DataFrame({"column": col, "games": games, "B": t[:, 0], "W": t[:, 1],
-                            "none": t[:, 2]})
+        out = pd.DataFrame(
+            {"column": col, "games": games, "B": t[:, 0], "W": t[:, 1], "none": t[:, 2]}
+        )
         with np.errstate(invalid="ignore", divide="ignore"):
             for j, name in enumerate(("B", "W", "none")):
                 out[f"{name} share"] = t[:, j] / games
@@ -67,8 +68,11 @@ def crosstab(df: pd.DataFrame, normalize: bool = False) -> pd.DataFrame:
     last, first = player_codes(df[LAST]), player_codes(df[FIRST])
     t = np.bincount(last.astype(np.int64) * 3 + first, minlength=9).reshape(3, 3)
     labels = ["B", "W", "none"]
-    out = pd.DataFrame(t, index=pd.Index(labels, name="finished last"),
-                       columns=pd.Index(labels, name="first pass or virtual"))
+    out = pd.DataFrame(
+        t,
+        index=pd.Index(labels, name="finished last"),
+        columns=pd.Index(labels, name="first pass or virtual"),
+    )
     return out / max(t.sum(), 1) if normalize else out
 
 
@@ -89,6 +93,7 @@ def parity_table(df: pd.DataFrame, by=None) -> pd.DataFrame:
     """``relations`` split by the parity of ``area_diff_jpd`` (even / odd / not whole)."""
     cols = stats.group_columns(df, by)
     work = df[cols + [LAST, FIRST]].copy()
-    work["area diff parity"] = pd.Categorical.from_codes(parity_codes(df["area_diff_jpd"]),
-                                                         categories=list(PARITIES))
+    work["area diff parity"] = pd.Categorical.from_codes(
+        parity_codes(df["area_diff_jpd"]), categories=list(PARITIES)
+    )
     return relations(work, by=cols + ["area diff parity"])

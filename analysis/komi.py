@@ -1,9 +1,9 @@
 """Komi: Black's win, draw and loss rates as a function of komi, and the fair komi.
 
 For every ruleset the stored raw difference (``sim.schema.RULESET_SCORE``) minus the ruleset's
-extra point (``extra``) is Black's lead x before komi, so Black wins under komi k when x > k, draws when
-x = k. Every computation works on the histogram of x in half points (scores are whole or half
-points), never on rows: the whole analysis costs one ``bincount`` per ruleset.
+extra point (``extra``) is Black's lead x before komi, so Black wins under komi k when x > k,
+draws when x = k. Every computation works on the histogram of x in half points (scores are whole
+or half points), never on rows: the whole analysis costs one ``bincount`` per ruleset.
 
 Fair komi: the komi at which Black's score rate (wins + half the draws) is one half, read off
 by linear interpolation between half-point komis; for a distribution symmetric about m it is
@@ -21,9 +21,13 @@ from analysis.finishes_last import FIRST, LAST
 from sim.schema import DEFAULT_KOMI, NO_WINNER_ENDINGS, RULESET_SCORE, RULESETS
 
 #: The scoring method behind each ruleset (for labels).
-METHOD = {"jpd_a": "JPD area, A版 point", "jpd_b": "JPD area",
-          "jpd_tangsong": "JPD area, 唐宋版 point", "chinese": "Chinese area",
-          "japanese": "Japanese territory"}
+METHOD = {
+    "jpd_a": "JPD area, A版 point",
+    "jpd_b": "JPD area",
+    "jpd_tangsong": "JPD area, 唐宋版 point",
+    "chinese": "Chinese area",
+    "japanese": "Japanese territory",
+}
 COLUMNS = ("ending", FIRST, LAST, "area_diff_jpd", "area_diff_chinese", "territory_diff_japanese")
 
 
@@ -48,7 +52,9 @@ def black_lead(df: pd.DataFrame, ruleset: str) -> tuple[np.ndarray, np.ndarray]:
     return np.where(scored, lead2, 0).astype(np.int64), scored
 
 
-def histogram(df: pd.DataFrame, ruleset: str, by=None) -> tuple[pd.DataFrame, np.ndarray, np.ndarray]:
+def histogram(
+    df: pd.DataFrame, ruleset: str, by=None
+) -> tuple[pd.DataFrame, np.ndarray, np.ndarray]:
     """(keys, leads, counts): counts[g, i] = scored games of group g with Black's lead leads[i]
     (points, a half-point grid that starts one step below the lowest lead and ends one above)."""
     codes, keys = stats.groups(df, by)
@@ -62,7 +68,9 @@ def histogram(df: pd.DataFrame, ruleset: str, by=None) -> tuple[pd.DataFrame, np
     return keys, (np.arange(size) + lo) / 2, counts
 
 
-def rates_at(leads: np.ndarray, counts: np.ndarray, komis) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def rates_at(
+    leads: np.ndarray, counts: np.ndarray, komis
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Black's (win, draw, loss) rates at each komi from one histogram (1-D counts)."""
     komis = np.asarray(komis, dtype=np.float64)
     cum = np.concatenate([[0], np.cumsum(counts)])
@@ -96,8 +104,16 @@ def komi_curves(df: pd.DataFrame, rulesets=RULESETS, komis=None, by=None) -> pd.
         keys, leads, counts = histogram(df, r, by)
         for g in range(len(keys)):
             win, draw, loss = rates_at(leads, counts[g], komis)
-            out = pd.DataFrame({"ruleset": r, "komi": komis, "games": counts[g].sum(),
-                                "win": win, "draw": draw, "loss": loss})
+            out = pd.DataFrame(
+                {
+                    "ruleset": r,
+                    "komi": komis,
+                    "games": counts[g].sum(),
+                    "win": win,
+                    "draw": draw,
+                    "loss": loss,
+                }
+            )
             frames.append(stats.with_keys(keys, out, np.full(len(komis), g)))
     return pd.concat(frames, ignore_index=True)
 
@@ -131,8 +147,14 @@ def fair_komi_from_counts(leads: np.ndarray, counts: np.ndarray) -> np.ndarray:
     return np.where(n[:, 0] > 0, k, np.nan)
 
 
-def fair_komi(df: pd.DataFrame, rulesets=RULESETS, by=None, n_boot: int = 1000, seed: int = 0,
-              level: float = 0.95) -> pd.DataFrame:
+def fair_komi(
+    df: pd.DataFrame,
+    rulesets=RULESETS,
+    by=None,
+    n_boot: int = 1000,
+    seed: int = 0,
+    level: float = 0.95,
+) -> pd.DataFrame:
     """One row per ruleset (and group): scored games, the fair komi (points) with its bootstrap
     interval (fair komi lo / hi), the default komi and Black's score rate (wins + draws/2) at it."""
     rows = []
@@ -147,8 +169,15 @@ def fair_komi(df: pd.DataFrame, rulesets=RULESETS, by=None, n_boot: int = 1000, 
             else:
                 lo = hi = np.nan
             win, draw, _ = rates_at(leads, c, [DEFAULT_KOMI[r]])
-            row = {"ruleset": r, "method": METHOD[r], "games": int(c.sum()), "fair komi": fair,
-                   "fair komi lo": lo, "fair komi hi": hi, "default komi": DEFAULT_KOMI[r],
-                   "black score at default": win[0] + draw[0] / 2}
+            row = {
+                "ruleset": r,
+                "method": METHOD[r],
+                "games": int(c.sum()),
+                "fair komi": fair,
+                "fair komi lo": lo,
+                "fair komi hi": hi,
+                "default komi": DEFAULT_KOMI[r],
+                "black score at default": win[0] + draw[0] / 2,
+            }
             rows.append(stats.with_keys(keys, pd.DataFrame([row]), np.array([g])))
     return pd.concat(rows, ignore_index=True)

@@ -40,17 +40,28 @@ VOCABULARY = {
 }
 
 #: Columns that describe how a game was played (a "config"; see ``add_config``).
-CONFIG_COLUMNS = ("board_size", "repetition", "suicide", "policy_b", "policy_w",
-                  "virtual_rate", "max_actions")
+CONFIG_COLUMNS = (
+    "board_size",
+    "repetition",
+    "suicide",
+    "policy_b",
+    "policy_w",
+    "virtual_rate",
+    "max_actions",
+)
 
 #: Float columns whose values are whole or half points: stored as float32 (exact).
 HALF_POINT_COLUMNS = ("area_b_jpd", "area_w_jpd", "area_diff_jpd", "equal_stones_diff")
 
 _STRING_COLUMNS = tuple(f.name for f in GAME_SCHEMA if pa.types.is_string(f.type))
 #: GAME_SCHEMA as read: string columns dictionary-encoded (they become pandas categoricals).
-_READ_SCHEMA = pa.schema([pa.field(f.name, pa.dictionary(pa.int32(), f.type))
-                          if f.name in _STRING_COLUMNS else f for f in GAME_SCHEMA],
-                         metadata=GAME_SCHEMA.metadata)
+_READ_SCHEMA = pa.schema(
+    [
+        pa.field(f.name, pa.dictionary(pa.int32(), f.type)) if f.name in _STRING_COLUMNS else f
+        for f in GAME_SCHEMA
+    ],
+    metadata=GAME_SCHEMA.metadata,
+)
 _FORMAT = ds.ParquetFileFormat(read_options={"dictionary_columns": list(_STRING_COLUMNS)})
 
 
@@ -69,15 +80,18 @@ def open_run(run_dir: str | Path, allow_incomplete: bool = False) -> RunState:
     if state.incomplete:
         if not allow_incomplete:
             state.require_complete()
-        warnings.warn(f"{state.incomplete}: reading its {state.games_written:,} of "
-                      f"{state.config.games:,} games", IncompleteRunWarning, stacklevel=3)
+        warnings.warn(
+            f"{state.incomplete}: reading its {state.games_written:,} of "
+            f"{state.config.games:,} games",
+            IncompleteRunWarning,
+            stacklevel=3,
+        )
     return state
 
 
 def shard_files(state: RunState) -> list[Path]:
     """The whole games files of a checked run, in shard (= game id) order."""
-    return [Path(state.run_dir) / GAMES / part_name(i)
-            for i in sorted(state.games_shards)]
+    return [Path(state.run_dir) / GAMES / part_name(i) for i in sorted(state.games_shards)]
 
 
 def run_labels(run_dirs: Sequence[str | Path]) -> list[str]:
@@ -104,20 +118,22 @@ def run_table(run_dirs: Sequence[str | Path], allow_incomplete: bool = False) ->
         states.append(open_run(d, allow_incomplete))
     for label, state in zip(run_labels(run_dirs), states):
         c = state.config
-        rows.append({
-            "run": label,
-            "games": state.games_written,
-            "games planned": c.games,
-            "board_size": c.rules.board_size,
-            "repetition": c.rules.repetition,
-            "suicide": c.rules.suicide,
-            "policies (B/W)": f"{c.policy_b}/{c.policy_w}",
-            "virtual_rate": c.virtual_rate,
-            "max_actions": c.rules.max_actions,
-            "seed": c.seed,
-            "komi": ", ".join(f"{r} {c.rules.komi[r]:g}" for r in RULESETS),
-            "version": state.manifest.get("jpdsim_version"),
-        })
+        rows.append(
+            {
+                "run": label,
+                "games": state.games_written,
+                "games planned": c.games,
+                "board_size": c.rules.board_size,
+                "repetition": c.rules.repetition,
+                "suicide": c.rules.suicide,
+                "policies (B/W)": f"{c.policy_b}/{c.policy_w}",
+                "virtual_rate": c.virtual_rate,
+                "max_actions": c.rules.max_actions,
+                "seed": c.seed,
+                "komi": ", ".join(f"{r} {c.rules.komi[r]:g}" for r in RULESETS),
+                "version": state.manifest.get("jpdsim_version"),
+            }
+        )
     table = pd.DataFrame(rows)
     if (table["games"] == table["games planned"]).all():
         table = table.drop(columns="games planned")  # every run complete
@@ -140,8 +156,11 @@ def _as_filter(filter) -> ds.Expression | None:
 
 def _columns(columns: Sequence[str] | None) -> list[str]:
     """The GAME_SCHEMA columns asked for (all of them for None; ``run`` is not read)."""
-    columns = list(GAME_SCHEMA.names) if columns is None else \
-        list(dict.fromkeys(c for c in columns if c != "run"))
+    columns = (
+        list(GAME_SCHEMA.names)
+        if columns is None
+        else list(dict.fromkeys(c for c in columns if c != "run"))
+    )
     unknown = [c for c in columns if c not in GAME_SCHEMA.names]
     if unknown:
         raise UserError(f"no column {unknown[0]!r} in the games schema (sim.schema.GAME_SCHEMA)")
@@ -190,8 +209,12 @@ def read_run(state: RunState, columns: Sequence[str] | None = None, filter=None)
     return _frame(_read_run(state, _columns(columns), _as_filter(filter)))
 
 
-def load_runs(run_dirs: str | Path | Sequence[str | Path], columns: Sequence[str] | None = None,
-              filter=None, allow_incomplete: bool = False) -> pd.DataFrame:
+def load_runs(
+    run_dirs: str | Path | Sequence[str | Path],
+    columns: Sequence[str] | None = None,
+    filter=None,
+    allow_incomplete: bool = False,
+) -> pd.DataFrame:
     """Load the games of one or many runs into one DataFrame (rows in run, then game id order).
 
     columns: the ``GAME_SCHEMA`` columns to read (None: all of them).
@@ -219,8 +242,9 @@ def load_runs(run_dirs: str | Path | Sequence[str | Path], columns: Sequence[str
     del tables
     if len(run_dirs) > 1:
         labels = run_labels(run_dirs)
-        codes = np.repeat(np.arange(len(labels), dtype=np.int8 if len(labels) < 128 else np.int32),
-                          sizes)
+        codes = np.repeat(
+            np.arange(len(labels), dtype=np.int8 if len(labels) < 128 else np.int32), sizes
+        )
         df.insert(0, "run", pd.Categorical.from_codes(codes, categories=labels))
     return df
 

@@ -13,8 +13,12 @@ from analysis.show import significant
 from sim.schema import DEFAULT_KOMI, RULESETS
 
 COLOURS = dict(zip(RULESETS, ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd")))
-_BY_LABEL = {"board_size": "board size N (N x N board)", "config": "config", "run": "run",
-             "repetition": "repetition rule"}
+_BY_LABEL = {
+    "board_size": "board size N (N x N board)",
+    "config": "config",
+    "run": "run",
+    "repetition": "repetition rule",
+}
 
 
 def _figure(width: float = 8.0, height: float = 4.5, ncols: int = 1, **kw):
@@ -41,8 +45,15 @@ def disagreement_heatmap(matrix: pd.DataFrame) -> Figure:
     for i in range(values.shape[0]):
         for j in range(values.shape[1]):
             if i != j:
-                ax.text(j, i, significant(values[i, j], 2), ha="center", va="center", fontsize=9,
-                        color="white" if values[i, j] > 0.6 * values.max() else "black")
+                ax.text(
+                    j,
+                    i,
+                    significant(values[i, j], 2),
+                    ha="center",
+                    va="center",
+                    fontsize=9,
+                    color="white" if values[i, j] > 0.6 * values.max() else "black",
+                )
     ax.set_xlabel("ruleset")
     ax.set_ylabel("ruleset")
     ax.set_title("Games whose winners differ (%)")
@@ -56,8 +67,11 @@ def disagreement_directions(table: pd.DataFrame) -> Figure:
     t = table.copy()
     labels = [f"{a} vs {b}" for a, b in zip(t["ruleset_1"], t["ruleset_2"])]
     games = t["games"].to_numpy(dtype=float).clip(min=1)
-    parts = {"first B, second W": t["B|W"], "first W, second B": t["W|B"],
-             "one says draw": t[["B|draw", "draw|B", "W|draw", "draw|W"]].sum(axis=1)}
+    parts = {
+        "first B, second W": t["B|W"],
+        "first W, second B": t["W|B"],
+        "one says draw": t[["B|draw", "draw|B", "W|draw", "draw|W"]].sum(axis=1),
+    }
     fig, ax = _figure(8, 0.35 * len(labels) + 2.2)
     left = np.zeros(len(labels))
     for (name, counts), colour in zip(parts.items(), ("#1f77b4", "#d62728", "#7f7f7f")):
@@ -69,13 +83,25 @@ def disagreement_directions(table: pd.DataFrame) -> Figure:
     ax.set_xlabel("games (%)")
     ax.set_ylabel("pair of rulesets (first vs second)")
     ax.set_title("Direction of disagreement")
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12 if len(labels) > 6 else -0.25),
-              ncols=3, fontsize=8)
+    ax.legend(
+        loc="upper center",
+        bbox_to_anchor=(0.5, -0.12 if len(labels) > 6 else -0.25),
+        ncols=3,
+        fontsize=8,
+    )
     return fig
 
 
-def rate_by(table: pd.DataFrame, by: str, series, rate: str = "rate", lo: str = "lo",
-            hi: str = "hi", ylabel: str = "rate (%)", title: str = "") -> Figure:
+def rate_by(
+    table: pd.DataFrame,
+    by: str,
+    series,
+    rate: str = "rate",
+    lo: str = "lo",
+    hi: str = "hi",
+    ylabel: str = "rate (%)",
+    title: str = "",
+) -> Figure:
     """One line per value of ``series`` (a column, or a list of columns joined with "vs", e.g.
     the pair of rulesets): ``rate`` (%) with its interval against ``by`` (numeric: an axis;
     otherwise categories)."""
@@ -86,8 +112,9 @@ def rate_by(table: pd.DataFrame, by: str, series, rate: str = "rate", lo: str = 
         name = " vs ".join(map(str, name)) if isinstance(name, tuple) else name
         x = sub[by].to_numpy(dtype=float) if numeric else [cats.index(str(v)) for v in sub[by]]
         y = sub[rate].to_numpy(dtype=float) * 100
-        err = np.vstack([y - sub[lo].to_numpy(dtype=float) * 100,
-                         sub[hi].to_numpy(dtype=float) * 100 - y])  # lo <= rate <= hi (Wilson)
+        err = np.vstack(
+            [y - sub[lo].to_numpy(dtype=float) * 100, sub[hi].to_numpy(dtype=float) * 100 - y]
+        )  # lo <= rate <= hi (Wilson)
         ax.errorbar(x, y, yerr=err, marker="o", capsize=3, label=str(name))
     if not numeric:
         ax.set_xticks(range(len(cats)), cats, rotation=20, ha="right", fontsize=8)
@@ -113,8 +140,14 @@ def crosstab_heatmap(table: pd.DataFrame, title: str, unit: str = "games (%)") -
     ax.set_yticks(range(table.shape[0]), table.index)
     for i in range(values.shape[0]):
         for j in range(values.shape[1]):
-            ax.text(j, i, significant(values[i, j], 1), ha="center", va="center",
-                    color="white" if values[i, j] > 0.6 * values.max() else "black")
+            ax.text(
+                j,
+                i,
+                significant(values[i, j], 1),
+                ha="center",
+                va="center",
+                color="white" if values[i, j] > 0.6 * values.max() else "black",
+            )
     ax.set_xlabel(table.columns.name or "")
     ax.set_ylabel(table.index.name or "")
     ax.set_title(title)
@@ -122,8 +155,9 @@ def crosstab_heatmap(table: pd.DataFrame, title: str, unit: str = "games (%)") -
     return fig
 
 
-def stacked_shares(table: pd.DataFrame, by, parts: list[str], title: str,
-                   xlabel: str = "games (%)") -> Figure:
+def stacked_shares(
+    table: pd.DataFrame, by, parts: list[str], title: str, xlabel: str = "games (%)"
+) -> Figure:
     """Horizontal stacked bars, one per group: the share (%) of each count column in ``parts``."""
     labels = _group_labels(table, by)
     total = table[parts].sum(axis=1).to_numpy(dtype=float).clip(min=1)
@@ -138,8 +172,12 @@ def stacked_shares(table: pd.DataFrame, by, parts: list[str], title: str,
     ax.set_xlabel(xlabel)
     ax.set_ylabel(", ".join(_BY_LABEL.get(c, c) for c in stats.by_columns(by)) or "")
     ax.set_title(title)
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.18 if len(labels) < 5 else -0.1),
-              ncols=min(len(parts), 4), fontsize=8)
+    ax.legend(
+        loc="upper center",
+        bbox_to_anchor=(0.5, -0.18 if len(labels) < 5 else -0.1),
+        ncols=min(len(parts), 4),
+        fontsize=8,
+    )
     return fig
 
 
@@ -171,7 +209,9 @@ def ab_area_diff(hist: pd.DataFrame, window: float = 20) -> Figure:
         lo, hi = -window / 2, window / 2
     bottom = np.zeros(len(hist))
     for k, c in enumerate(differ_cols):
-        ax2.bar(x, hist[c], bottom=bottom, width=0.45, label=c.replace("differ, ", ""), color=f"C{k}")
+        ax2.bar(
+            x, hist[c], bottom=bottom, width=0.45, label=c.replace("differ, ", ""), color=f"C{k}"
+        )
         bottom += hist[c].to_numpy()
     ax2.set_xlim(lo, hi)
     ax2.set_ylim(0, max(bottom.max(initial=0), 1) * 1.4)  # room for the legend above the bars
@@ -181,8 +221,15 @@ def ab_area_diff(hist: pd.DataFrame, window: float = 20) -> Figure:
     if any_diff.any():
         ax2.legend(title="who passed / played virtual first", fontsize=8, loc="upper left")
     else:
-        ax2.text(0.5, 0.5, "no game where they disagree", transform=ax2.transAxes,
-                 ha="center", va="center", color="#555555")
+        ax2.text(
+            0.5,
+            0.5,
+            "no game where they disagree",
+            transform=ax2.transAxes,
+            ha="center",
+            va="center",
+            color="#555555",
+        )
     for ax in (ax1, ax2):
         ax.grid(alpha=0.3)
     return fig
@@ -196,14 +243,30 @@ def komi_curves(curves: pd.DataFrame, by=None) -> Figure:
     fig = Figure(figsize=(12, 4.2 * len(groups)), dpi=100, layout="constrained")
     axes = fig.subplots(len(groups), 2, squeeze=False)
     for (key, part), (ax1, ax2) in zip(groups, axes):
-        where = "" if key is None else " (" + ", ".join(
-            f"{_BY_LABEL.get(c, c).split(' (')[0]} {v}" for c, v in zip(cols, np.atleast_1d(key))) + ")"
+        where = (
+            ""
+            if key is None
+            else " ("
+            + ", ".join(
+                f"{_BY_LABEL.get(c, c).split(' (')[0]} {v}"
+                for c, v in zip(cols, np.atleast_1d(key))
+            )
+            + ")"
+        )
         for r, sub in part.groupby("ruleset", sort=False):
             c = COLOURS.get(r)
             ax1.plot(sub["komi"], sub["win"] * 100, label=r, color=c, lw=1.4)
             whole = sub[np.isclose(sub["komi"] % 1, 0)]
-            ax2.plot(whole["komi"], whole["draw"] * 100, label=r, color=c, ls="none", marker="o",
-                     ms=2.5, alpha=0.8)
+            ax2.plot(
+                whole["komi"],
+                whole["draw"] * 100,
+                label=r,
+                color=c,
+                ls="none",
+                marker="o",
+                ms=2.5,
+                alpha=0.8,
+            )
             ax1.axvline(DEFAULT_KOMI.get(r, np.nan), color=c, ls=":", lw=1)
         ax1.axhline(50, color="black", lw=0.8)
         ax1.set_xlabel("komi (points)")
@@ -226,8 +289,11 @@ def fair_komi(table: pd.DataFrame, by=None) -> Figure:
     y = np.arange(len(table))
     for i, row in enumerate(table.itertuples(index=False)):
         r = row.ruleset
-        fk, lo, hi = row[table.columns.get_loc("fair komi")], \
-            row[table.columns.get_loc("fair komi lo")], row[table.columns.get_loc("fair komi hi")]
+        fk, lo, hi = (
+            row[table.columns.get_loc("fair komi")],
+            row[table.columns.get_loc("fair komi lo")],
+            row[table.columns.get_loc("fair komi hi")],
+        )
         # the interval as a segment, not as errors around the point: a percentile bootstrap
         # interval need not contain the estimate
         ax.plot([lo, hi], [i, i], color=COLOURS.get(r), lw=1.2, marker="|", ms=8)
@@ -242,8 +308,13 @@ def fair_komi(table: pd.DataFrame, by=None) -> Figure:
     return fig
 
 
-def length_histogram(hist: pd.DataFrame, by, column: str = "moves", bins: int = 60,
-                     xlabel: str = "moves per game (real + virtual)") -> Figure:
+def length_histogram(
+    hist: pd.DataFrame,
+    by,
+    column: str = "moves",
+    bins: int = 60,
+    xlabel: str = "moves per game (real + virtual)",
+) -> Figure:
     """Step histograms (% of the group's games per bin) of a game-length column, one per group."""
     fig, ax = _figure(8, 4.5)
     lo, hi = (int(hist[column].min()), int(hist[column].max())) if len(hist) else (0, 1)

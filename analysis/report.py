@@ -39,8 +39,12 @@ from sim.errors import UserError, one_line
 
 NOTEBOOK_DIR = Path(__file__).resolve().parent / "notebooks"
 #: The report's parts, in order.
-NOTEBOOKS = ("01_disagreement.ipynb", "02_finishes_last.ipynb", "03_ab_komi.ipynb",
-             "04_superko_cycles.ipynb")
+NOTEBOOKS = (
+    "01_disagreement.ipynb",
+    "02_finishes_last.ipynb",
+    "03_ab_komi.ipynb",
+    "04_superko_cycles.ipynb",
+)
 
 # The lab template without its <script src=...> tags (require.js, MathJax, mermaid): the
 # report must open offline and the notebooks need no JavaScript.
@@ -74,8 +78,10 @@ class _CurrentPythonKernel(AsyncKernelManager):
             self._kernel_spec = KernelSpec(
                 argv=[sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
                 display_name=f"Python {sys.version_info[0]} ({sys.executable})",
-                language="python", resource_dir="",
-                metadata={"supported_encryption": ["curve"]})
+                language="python",
+                resource_dir="",
+                metadata={"supported_encryption": ["curve"]},
+            )
         return self._kernel_spec
 
 
@@ -84,6 +90,7 @@ def _encryption() -> dict:
     (otherwise ipykernel warns about plain TCP on every start)."""
     try:
         import zmq
+
         if "transport_encryption" in AsyncKernelManager.class_trait_names() and zmq.has("curve"):
             return {"transport_encryption": "auto"}
     except ImportError:
@@ -103,25 +110,39 @@ def inject_parameters(nb: nbformat.NotebookNode, run_dirs: Sequence[str | Path])
     """Insert ``RUN_DIRS = [...]`` after the cell tagged ``parameters`` (or first)."""
     source = "RUN_DIRS = " + repr([str(d) for d in run_dirs])
     cell = nbformat.v4.new_code_cell(source, metadata={"tags": ["injected-parameters"]})
-    where = next((i + 1 for i, c in enumerate(nb.cells)
-                  if "parameters" in c.get("metadata", {}).get("tags", [])), 0)
+    where = next(
+        (
+            i + 1
+            for i, c in enumerate(nb.cells)
+            if "parameters" in c.get("metadata", {}).get("tags", [])
+        ),
+        0,
+    )
     nb.cells.insert(where, cell)
 
 
-def execute_notebook(path: str | Path, run_dirs: Sequence[str | Path],
-                     timeout: int | None = None) -> nbformat.NotebookNode:
+def execute_notebook(
+    path: str | Path, run_dirs: Sequence[str | Path], timeout: int | None = None
+) -> nbformat.NotebookNode:
     """Run one notebook on ``run_dirs`` in a fresh kernel and return it with its outputs;
     raise ReportError naming the notebook and the failing cell's error."""
     path = Path(path)
     nb = nbformat.read(path, as_version=4)
     inject_parameters(nb, run_dirs)
     root = str(Path(__file__).resolve().parent.parent)
-    env = {**os.environ, "PYDEVD_DISABLE_FILE_VALIDATION": "1",
-           "MPLBACKEND": "module://matplotlib_inline.backend_inline",
-           "PYTHONPATH": os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p)}
-    client = NotebookClient(nb, timeout=timeout, kernel_manager_class=_CurrentPythonKernel,
-                            kernel_name="python3",
-                            resources={"metadata": {"path": str(path.parent)}})
+    env = {
+        **os.environ,
+        "PYDEVD_DISABLE_FILE_VALIDATION": "1",
+        "MPLBACKEND": "module://matplotlib_inline.backend_inline",
+        "PYTHONPATH": os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p),
+    }
+    client = NotebookClient(
+        nb,
+        timeout=timeout,
+        kernel_manager_class=_CurrentPythonKernel,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(path.parent)}},
+    )
     try:
         client.execute(env=env, **_encryption())
     except CellExecutionError as err:
@@ -136,7 +157,7 @@ def execute_notebook(path: str | Path, run_dirs: Sequence[str | Path],
 
 
 def _failed_cell(nb: nbformat.NotebookNode) -> str:
-    """"cell K " (K counts the notebook's own cells from 1) of the cell that failed, or ""."""
+    """ "cell K " (K counts the notebook's own cells from 1) of the cell that failed, or ""."""
     k = 0
     for c in nb.cells:
         if "injected-parameters" in c.get("metadata", {}).get("tags", []):
@@ -147,8 +168,9 @@ def _failed_cell(nb: nbformat.NotebookNode) -> str:
     return ""
 
 
-def _merge(parts: list[tuple[str, nbformat.NotebookNode, float]], run_dirs: list[Path],
-           total: float) -> nbformat.NotebookNode:
+def _merge(
+    parts: list[tuple[str, nbformat.NotebookNode, float]], run_dirs: list[Path], total: float
+) -> nbformat.NotebookNode:
     """One notebook: a title cell, every part's cells that show something, a timing table."""
     runs = "\n".join(f"- `{d}`" for d in run_dirs)
     now = _dt.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z")
@@ -158,7 +180,8 @@ def _merge(parts: list[tuple[str, nbformat.NotebookNode, float]], run_dirs: list
         titles.append(first.splitlines()[0].lstrip("# ").strip())
     contents = "\n".join(f"{i}. {t}" for i, t in enumerate(titles, 1))
     head = nbformat.v4.new_markdown_cell(
-        f"# jpdsim report\n\nRuns:\n\n{runs}\n\nWritten {now}. Parts:\n\n{contents}")
+        f"# jpdsim report\n\nRuns:\n\n{runs}\n\nWritten {now}. Parts:\n\n{contents}"
+    )
     cells = [head]
     for k, (_, nb, _) in enumerate(parts, 1):
         for c in nb.cells:
@@ -170,8 +193,11 @@ def _merge(parts: list[tuple[str, nbformat.NotebookNode, float]], run_dirs: list
             c.id = f"p{k}-{c.get('id') or len(cells)}"
             cells.append(c)
     rows = "\n".join(f"| {name} | {sec:.1f} |" for name, _, sec in parts)
-    cells.append(nbformat.v4.new_markdown_cell(
-        f"## Report timing\n\n| part | seconds |\n|---|---:|\n{rows}\n| total | {total:.1f} |"))
+    cells.append(
+        nbformat.v4.new_markdown_cell(
+            f"## Report timing\n\n| part | seconds |\n|---|---:|\n{rows}\n| total | {total:.1f} |"
+        )
+    )
     merged = nbformat.v4.new_notebook(cells=cells)
     merged.metadata = dict(parts[0][1].metadata) if parts else {}
     merged.metadata["title"] = "jpdsim report"
@@ -180,10 +206,15 @@ def _merge(parts: list[tuple[str, nbformat.NotebookNode, float]], run_dirs: list
 
 def to_html(nb: nbformat.NotebookNode) -> str:
     """Self-contained HTML of an executed notebook, code cells hidden."""
-    exporter = HTMLExporter(template_name="lab", template_file=_TEMPLATE,
-                            extra_loaders=[DictLoader({_TEMPLATE: _TEMPLATE_SOURCE})],
-                            exclude_input=True, exclude_input_prompt=True,
-                            exclude_output_prompt=True, embed_images=True)
+    exporter = HTMLExporter(
+        template_name="lab",
+        template_file=_TEMPLATE,
+        extra_loaders=[DictLoader({_TEMPLATE: _TEMPLATE_SOURCE})],
+        exclude_input=True,
+        exclude_input_prompt=True,
+        exclude_output_prompt=True,
+        embed_images=True,
+    )
     html, _ = exporter.from_notebook_node(nb)
     return html
 
@@ -204,8 +235,12 @@ def _prepare_out(out: Path) -> Path | None:
     return made[-1] if made else None
 
 
-def build_report(run_dirs: list, out: str | Path | None = None,
-                 notebooks: Sequence[str] = NOTEBOOKS, timeout: int | None = None) -> Path:
+def build_report(
+    run_dirs: list,
+    out: str | Path | None = None,
+    notebooks: Sequence[str] = NOTEBOOKS,
+    timeout: int | None = None,
+) -> Path:
     """Execute the notebooks on ``run_dirs`` and write one HTML file (default
     ``<first run dir>/report.html``), atomically; print each part's time; return the path.
     Raises UserError for a folder that is not a whole run or an output that cannot be
@@ -229,8 +264,11 @@ def build_report(run_dirs: list, out: str | Path | None = None,
         if made is not None:
             shutil.rmtree(made, ignore_errors=True)
         raise
-    print(f"report: HTML {time.perf_counter() - t0:.1f} s; "
-          f"total {time.perf_counter() - started:.1f} s -> {out}", flush=True)
+    print(
+        f"report: HTML {time.perf_counter() - t0:.1f} s; "
+        f"total {time.perf_counter() - started:.1f} s -> {out}",
+        flush=True,
+    )
     return out
 
 

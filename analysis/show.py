@@ -15,8 +15,14 @@ def _is_percent(name: str) -> bool:
     name = str(name)
     if "komi" in name or "points" in name or name == "virtual_rate":
         return False
-    return (name in _PERCENT_NAMES or "rate" in name or "share" in name
-            or name.endswith(" lo") or name.endswith(" hi") or name.startswith("black score"))
+    return (
+        name in _PERCENT_NAMES
+        or "rate" in name
+        or "share" in name
+        or name.endswith(" lo")
+        or name.endswith(" hi")
+        or name.startswith("black score")
+    )
 
 
 def significant(x: float, digits: int = 2) -> str:
@@ -64,10 +70,16 @@ def _merge_intervals(df: pd.DataFrame, pct: list, digits: int) -> tuple[pd.DataF
         fmt = (lambda v: percent(v, digits)) if est in pct else (lambda v: significant(v, digits))
         unit = "%" if est in pct else ""
         # no-break space and word joiners: the cell never wraps inside the interval
-        text = [f"{fmt(e)}\u00a0({fmt(a).removesuffix(unit)}\u2060–\u2060{fmt(b)})"
-                if np.isfinite(e) else fmt(e)
-                for e, a, b in zip(df[est].to_numpy(dtype=float), df[lo].to_numpy(dtype=float),
-                                   df[hi].to_numpy(dtype=float))]
+        text = [
+            f"{fmt(e)}\u00a0({fmt(a).removesuffix(unit)}\u2060–\u2060{fmt(b)})"
+            if np.isfinite(e)
+            else fmt(e)
+            for e, a, b in zip(
+                df[est].to_numpy(dtype=float),
+                df[lo].to_numpy(dtype=float),
+                df[hi].to_numpy(dtype=float),
+            )
+        ]
         name = f"{est} (95% CI)"
         df.insert(df.columns.get_loc(est), name, text)
         df = df.drop(columns=[est, lo, hi])
@@ -75,8 +87,14 @@ def _merge_intervals(df: pd.DataFrame, pct: list, digits: int) -> tuple[pd.DataF
     return df, merged
 
 
-def table(df: pd.DataFrame, percent=None, caption: str | None = None, max_rows: int = 60,
-          digits: int = 2, merge_intervals: bool = True):
+def table(
+    df: pd.DataFrame,
+    percent=None,
+    caption: str | None = None,
+    max_rows: int = 60,
+    digits: int = 2,
+    merge_intervals: bool = True,
+):
     """A pandas Styler: integers with separators (not ids), floats with ``digits`` decimals
     (whole-valued columns without), rate-like columns (``percent``; default: names such as rate,
     lo, hi, share) as percentages (small ones with ``digits`` significant digits); an estimate
@@ -104,7 +122,7 @@ def table(df: pd.DataFrame, percent=None, caption: str | None = None, max_rows: 
         elif pd.api.types.is_float_dtype(shown[c].dtype):
             v = shown[c].to_numpy(dtype=float)
             whole = np.all(np.isnan(v) | (v == np.round(v)))
-            fmt[c] = "{:,.0f}" if whole else "{:,.%df}" % digits
+            fmt[c] = "{:,.0f}" if whole else f"{{:,.{digits}f}}"
     styler = shown.style.format(fmt, na_rep=NA).hide(axis="index")
     styler = styler.set_table_styles([{"selector": "th", "props": "text-align: left;"}])
     if caption:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
@@ -46,7 +46,9 @@ def codes(values: pd.Series, vocab: Sequence[str]) -> np.ndarray:
     """int8 position of each value in ``vocab``; -1 for nulls and values outside it."""
     if isinstance(values.dtype, pd.CategoricalDtype):
         cats = list(values.cat.categories)
-        lookup = np.array([vocab.index(c) if c in vocab else -1 for c in cats] + [-1], dtype=np.int8)
+        lookup = np.array(
+            [vocab.index(c) if c in vocab else -1 for c in cats] + [-1], dtype=np.int8
+        )
         return lookup[values.cat.codes.to_numpy()]
     return pd.Categorical(values, categories=list(vocab)).codes.astype(np.int8)
 
@@ -66,6 +68,7 @@ def group_columns(df: pd.DataFrame, by) -> list[str]:
     cols = by_columns(by)
     if "config" in cols and "config" not in df.columns:
         from analysis.load import add_config
+
         add_config(df)
     return cols
 

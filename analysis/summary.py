@@ -30,8 +30,10 @@ def _endings(df: pd.DataFrame) -> list[str]:
 
 
 def _results(df: pd.DataFrame) -> list[str]:
-    lines = [f"{'ruleset':<14}{'B wins':>12}{'W wins':>12}{'draws':>10}{'no result':>11}"
-             f"{'B win rate':>12}"]
+    lines = [
+        f"{'ruleset':<14}{'B wins':>12}{'W wins':>12}{'draws':>10}{'no result':>11}"
+        f"{'B win rate':>12}"
+    ]
     for r in RULESETS:
         codes = winner_codes(df[f"winner_{r}"]) + 1  # 0 no result, 1 B, 2 W, 3 draw
         b, w, d = (int(c) for c in np.bincount(codes, minlength=4)[1:])
@@ -43,12 +45,19 @@ def _results(df: pd.DataFrame) -> list[str]:
 
 def _disagreement(df: pd.DataFrame) -> list[str]:
     rates = disagreement_matrix(df)
-    lines = ["winner disagreement (share of games where both rulesets have a result):",
-             " " * 14 + "".join(f"{r:>14}" for r in RULESETS[1:])]
+    lines = [
+        "winner disagreement (share of games where both rulesets have a result):",
+        " " * 14 + "".join(f"{r:>14}" for r in RULESETS[1:]),
+    ]
     for i, a in enumerate(RULESETS[:-1]):
-        cells = [" " * 14 if j <= i
-                 else f"{'-':>14}" if math.isnan(rates.loc[a, b]) else f"{rates.loc[a, b]:>14.2%}"
-                 for j, b in enumerate(RULESETS[1:], 1)]
+        cells = [
+            " " * 14
+            if j <= i
+            else f"{'-':>14}"
+            if math.isnan(rates.loc[a, b])
+            else f"{rates.loc[a, b]:>14.2%}"
+            for j, b in enumerate(RULESETS[1:], 1)
+        ]
         lines.append(f"{a:<14}" + "".join(cells))
     return lines
 
@@ -56,5 +65,6 @@ def _disagreement(df: pd.DataFrame) -> list[str]:
 def summary(df: pd.DataFrame) -> str:
     """A short text table of a games frame (at least ``COLUMNS``): endings, results per
     ruleset, winner disagreement between rulesets."""
-    return "\n".join([f"games: {len(df):,}", "", *_endings(df), "", *_results(df), "",
-                      *_disagreement(df)])
+    return "\n".join(
+        [f"games: {len(df):,}", "", *_endings(df), "", *_results(df), "", *_disagreement(df)]
+    )

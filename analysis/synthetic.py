@@ -92,8 +92,12 @@ def games_table(rows: Sequence[dict] | pd.DataFrame, komi: dict | None = None) -
         fill(c, v)
     for field in GAME_SCHEMA:
         if field.name not in df.columns:
-            fill(field.name, 0.0 if pa.types.is_floating(field.type) else
-                 (None if pa.types.is_string(field.type) else 0))
+            fill(
+                field.name,
+                0.0
+                if pa.types.is_floating(field.type)
+                else (None if pa.types.is_string(field.type) else 0),
+            )
     df = df.astype(object).where(df.notna(), None)
     unknown = [c for c in df.columns if c not in GAME_SCHEMA.names]
     if unknown:
@@ -107,15 +111,25 @@ def _strings(values: Sequence[str], idx: np.ndarray) -> pa.Array:
     idx = np.asarray(idx)
     mask = idx < 0
     dictionary = pa.array(list(values), type=pa.string())
-    arr = pa.DictionaryArray.from_arrays(pa.array(np.where(mask, 0, idx).astype(np.int32),
-                                                  mask=mask), dictionary)
+    arr = pa.DictionaryArray.from_arrays(
+        pa.array(np.where(mask, 0, idx).astype(np.int32), mask=mask), dictionary
+    )
     return arr.cast(pa.string())
 
 
-def random_games(n: int, *, board_size: int = 9, repetition: str = "global_superko",
-                 suicide: str = "multi", policy_b: str = "random", policy_w: str = "random",
-                 virtual_rate: float = 0.05, komi: dict | None = None, seed: int = 0,
-                 first_game_id: int = 0) -> pa.Table:
+def random_games(
+    n: int,
+    *,
+    board_size: int = 9,
+    repetition: str = "global_superko",
+    suicide: str = "multi",
+    policy_b: str = "random",
+    policy_w: str = "random",
+    virtual_rate: float = 0.05,
+    komi: dict | None = None,
+    seed: int = 0,
+    first_game_id: int = 0,
+) -> pa.Table:
     """``n`` plausible random games (consistent counts, areas, triggers, margins and winners)
     with game ids ``first_game_id ..``; ``seed`` is the run seed (and the ``seed`` column)."""
     rng = np.random.default_rng([seed, first_game_id])
@@ -177,33 +191,60 @@ def random_games(n: int, *, board_size: int = 9, repetition: str = "global_super
         "repetition": _strings([repetition], np.zeros(n, np.int8)),
         "suicide": _strings([suicide], np.zeros(n, np.int8)),
         "ending": _strings(["pause", "four_virtual", "cycle", "move_limit"], ending),
-        "actions": actions, "moves": moves,
-        "real_moves_b": rb, "real_moves_w": rw, "virtual_moves_b": vb, "virtual_moves_w": vw,
-        "passes": passes, "converted_passes": converted,
-        "stones_lost_b": lost_b, "stones_lost_w": lost_w,
+        "actions": actions,
+        "moves": moves,
+        "real_moves_b": rb,
+        "real_moves_w": rw,
+        "virtual_moves_b": vb,
+        "virtual_moves_w": vw,
+        "passes": passes,
+        "converted_passes": converted,
+        "stones_lost_b": lost_b,
+        "stones_lost_w": lost_w,
         "suicides_b": rng.binomial(lost_b, 0.02 if suicide == "multi" else 0.0),
         "suicides_w": rng.binomial(lost_w, 0.02 if suicide == "multi" else 0.0),
         "first_pass_or_virtual_by": _strings(["B", "W"], first),
         "last_real_move_by": _strings(["B", "W"], last),
-        "stones_b": s_b, "stones_w": s_w, "public_points": q,
-        "territory_b_jpd": t_b, "territory_w_jpd": t_w,
-        "area_b_jpd": b_own + q / 2, "area_w_jpd": w_own + q / 2, "area_diff_jpd": d,
-        "moku_b": moku_w + esd.astype(np.int64), "moku_w": moku_w, "balanced_moves": 2 * k,
-        "equal_stones_diff": esd, "area_diff_chinese": chinese, "territory_diff_japanese": japanese,
-        "prisoners_b": lost_w, "prisoners_w": lost_b,
+        "stones_b": s_b,
+        "stones_w": s_w,
+        "public_points": q,
+        "territory_b_jpd": t_b,
+        "territory_w_jpd": t_w,
+        "area_b_jpd": b_own + q / 2,
+        "area_w_jpd": w_own + q / 2,
+        "area_diff_jpd": d,
+        "moku_b": moku_w + esd.astype(np.int64),
+        "moku_w": moku_w,
+        "balanced_moves": 2 * k,
+        "equal_stones_diff": esd,
+        "area_diff_chinese": chinese,
+        "territory_diff_japanese": japanese,
+        "prisoners_b": lost_w,
+        "prisoners_w": lost_b,
     }
     players = np.array(["B", "W", None], dtype=object)  # index -1: None
-    margins = results({"area_diff_jpd": d, "area_diff_chinese": chinese,
-                       "territory_diff_japanese": japanese,
-                       "first_pass_or_virtual_by": players[first], "last_real_move_by": players[last],
-                       "ending": np.array(["pause", "four_virtual", "cycle", "move_limit"],
-                                          dtype=object)[ending]}, komi)
+    margins = results(
+        {
+            "area_diff_jpd": d,
+            "area_diff_chinese": chinese,
+            "territory_diff_japanese": japanese,
+            "first_pass_or_virtual_by": players[first],
+            "last_real_move_by": players[last],
+            "ending": np.array(["pause", "four_virtual", "cycle", "move_limit"], dtype=object)[
+                ending
+            ],
+        },
+        komi,
+    )
     cols.update(margins)
     rate = 0.004 if repetition in ("basic_ko", "no_result") else 0.015
     cols["repetition_bans"] = rng.poisson(rate * moves).astype(i32)
-    arrays = [cols[f.name] if isinstance(cols[f.name], pa.Array) else
-              pa.array(np.asarray(cols[f.name]).astype(f.type.to_pandas_dtype()), type=f.type)
-              for f in GAME_SCHEMA]
+    arrays = [
+        cols[f.name]
+        if isinstance(cols[f.name], pa.Array)
+        else pa.array(np.asarray(cols[f.name]).astype(f.type.to_pandas_dtype()), type=f.type)
+        for f in GAME_SCHEMA
+    ]
     return pa.Table.from_arrays(arrays, schema=GAME_SCHEMA)
 
 
@@ -232,8 +273,12 @@ def _shards(cfg: RunConfig, tables: Iterable[pa.Table]) -> Iterator[tuple[int, p
         raise ValueError(f"{given} games given, the config says {cfg.games}")
 
 
-def write_run(run_dir: str | Path, tables: pa.Table | Iterable[pa.Table], config: dict | RunConfig,
-              name: str | None = None) -> Path:
+def write_run(
+    run_dir: str | Path,
+    tables: pa.Table | Iterable[pa.Table],
+    config: dict | RunConfig,
+    name: str | None = None,
+) -> Path:
     """Write the games in ``tables`` (GAME_SCHEMA; game ids 0 .. games-1 in order, in tables of
     any size) as a finished run: one ``games/part-NNNNN.parquet`` per shard of the config and a
     manifest, with ``sim.dataset``'s own writers. The columns that are constant in a run (run
@@ -247,12 +292,15 @@ def write_run(run_dir: str | Path, tables: pa.Table | Iterable[pa.Table], config
     if name is not None and name != cfg.name:
         cfg = dataclasses.replace(cfg, name=name)
     if cfg.record_moves != "none":
-        raise ValueError("a synthetic run has no moves: record_moves must be \"none\"")
+        raise ValueError('a synthetic run has no moves: record_moves must be "none"')
     run_dir.mkdir(parents=True, exist_ok=True)
     if isinstance(tables, pa.Table):
         tables = [tables]
-    fixed = {"board_size": cfg.rules.board_size, "repetition": cfg.rules.repetition,
-             "suicide": cfg.rules.suicide}
+    fixed = {
+        "board_size": cfg.rules.board_size,
+        "repetition": cfg.rules.repetition,
+        "suicide": cfg.rules.suicide,
+    }
     for index, table in _shards(cfg, tables):
         ids = cfg.shard_range(index)
         got = table.column("game_id").to_numpy()
@@ -261,33 +309,78 @@ def write_run(run_dir: str | Path, tables: pa.Table | Iterable[pa.Table], config
         for col, want in fixed.items():
             values = table.column(col).unique().to_pylist()
             if values != [want]:
-                raise ValueError(f"shard {index}: column {col!r} holds {values}, the config "
-                                 f"says {want!r}")
+                raise ValueError(
+                    f"shard {index}: column {col!r} holds {values}, the config says {want!r}"
+                )
         columns = {c: table.column(c) for c in table.column_names}
-        write.write_shard(run_dir, index, write.games_table(cfg, np.arange(ids.start, ids.stop),
-                                                            columns), None)
+        write.write_shard(
+            run_dir, index, write.games_table(cfg, np.arange(ids.start, ids.stop), columns), None
+        )
     now = manifest.now()
-    manifest.write_manifest(run_dir, {
-        "name": cfg.name, "config": cfg.to_dict(), "config_file": None,
-        "jpdsim_version": "synthetic", "schema_version": SCHEMA_VERSION,
-        "status": "complete", "started": now, "ended": now, "games": cfg.games,
-        "games_written": cfg.games,
-        "shards": {"count": cfg.n_shards, "size": cfg.shard_size, "written": cfg.n_shards,
-                   "missing": ""}})
+    manifest.write_manifest(
+        run_dir,
+        {
+            "name": cfg.name,
+            "config": cfg.to_dict(),
+            "config_file": None,
+            "jpdsim_version": "synthetic",
+            "schema_version": SCHEMA_VERSION,
+            "status": "complete",
+            "started": now,
+            "ended": now,
+            "games": cfg.games,
+            "games_written": cfg.games,
+            "shards": {
+                "count": cfg.n_shards,
+                "size": cfg.shard_size,
+                "written": cfg.n_shards,
+                "missing": "",
+            },
+        },
+    )
     return run_dir
 
 
-def synthetic_run(run_dir: str | Path, games: int, *, board_size: int = 9,
-                  repetition: str = "global_superko", suicide: str = "multi",
-                  policy_b: str = "random", policy_w: str = "random", virtual_rate: float = 0.05,
-                  seed: int = 0, shard_size: int = 1_000_000, name: str | None = None) -> Path:
+def synthetic_run(
+    run_dir: str | Path,
+    games: int,
+    *,
+    board_size: int = 9,
+    repetition: str = "global_superko",
+    suicide: str = "multi",
+    policy_b: str = "random",
+    policy_w: str = "random",
+    virtual_rate: float = 0.05,
+    seed: int = 0,
+    shard_size: int = 1_000_000,
+    name: str | None = None,
+) -> Path:
     """Write a run of ``games`` random games (``random_games``), ``shard_size`` per shard."""
-    config = {"board_size": board_size, "games": games, "shard_size": shard_size, "seed": seed,
-              "policy_b": policy_b, "policy_w": policy_w, "virtual_rate": virtual_rate,
-              "repetition": repetition, "suicide": suicide, "komi": dict(DEFAULT_KOMI)}
+    config = {
+        "board_size": board_size,
+        "games": games,
+        "shard_size": shard_size,
+        "seed": seed,
+        "policy_b": policy_b,
+        "policy_w": policy_w,
+        "virtual_rate": virtual_rate,
+        "repetition": repetition,
+        "suicide": suicide,
+        "komi": dict(DEFAULT_KOMI),
+    }
     cfg = run_config(config, name or Path(run_dir).name)
-    tables = (random_games(len(cfg.shard_range(i)), board_size=board_size,
-                           repetition=repetition, suicide=suicide, policy_b=policy_b,
-                           policy_w=policy_w, virtual_rate=virtual_rate, seed=seed,
-                           first_game_id=cfg.shard_range(i).start) for i in range(cfg.n_shards))
+    tables = (
+        random_games(
+            len(cfg.shard_range(i)),
+            board_size=board_size,
+            repetition=repetition,
+            suicide=suicide,
+            policy_b=policy_b,
+            policy_w=policy_w,
+            virtual_rate=virtual_rate,
+            seed=seed,
+            first_game_id=cfg.shard_range(i).start,
+        )
+        for i in range(cfg.n_shards)
+    )
     return write_run(run_dir, tables, cfg)

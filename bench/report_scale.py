@@ -45,10 +45,12 @@ def run_part(part: str, run_dir: str) -> dict:
         steps[name] = time.perf_counter() - t0
         return result
 
-    columns = {"disagreement": disagreement.COLUMNS,
-               "finishes_last": finishes_last.COLUMNS,
-               "ab_komi": ab_effect.COLUMNS + komi.COLUMNS,
-               "cycles": cycles.COLUMNS}[part] + load.CONFIG_COLUMNS
+    columns = {
+        "disagreement": disagreement.COLUMNS,
+        "finishes_last": finishes_last.COLUMNS,
+        "ab_komi": ab_effect.COLUMNS + komi.COLUMNS,
+        "cycles": cycles.COLUMNS,
+    }[part] + load.CONFIG_COLUMNS
     df = step("load", load.load_runs, [run_dir], columns=columns)
     rows, frame_mib = len(df), df.memory_usage(deep=True).sum() / 2**20
     if part == "disagreement":
@@ -78,8 +80,14 @@ def run_part(part: str, run_dir: str) -> dict:
         step("conversions", cycles.conversions, df, by=by)
         step("self-check", cycles.self_check, df)
     peak = _mib(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
-    return {"part": part, "rows": rows, "frame_mib": frame_mib, "steps": steps,
-            "seconds": sum(steps.values()), "peak_mib": peak}
+    return {
+        "part": part,
+        "rows": rows,
+        "frame_mib": frame_mib,
+        "steps": steps,
+        "seconds": sum(steps.values()),
+        "peak_mib": peak,
+    }
 
 
 def write_run(run_dir: str, rows: int, shard_size: int, board_size: int, seed: int) -> dict:
@@ -87,11 +95,15 @@ def write_run(run_dir: str, rows: int, shard_size: int, board_size: int, seed: i
     from analysis import synthetic
 
     t0 = time.perf_counter()
-    synthetic.synthetic_run(run_dir, rows, board_size=board_size, seed=seed,
-                            shard_size=shard_size, name=f"scale-{rows}")
+    synthetic.synthetic_run(
+        run_dir, rows, board_size=board_size, seed=seed, shard_size=shard_size, name=f"scale-{rows}"
+    )
     size = sum(f.stat().st_size for f in (Path(run_dir) / "games").iterdir()) / 2**20
-    return {"seconds": time.perf_counter() - t0, "mib": size,
-            "peak_mib": _mib(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)}
+    return {
+        "seconds": time.perf_counter() - t0,
+        "mib": size,
+        "peak_mib": _mib(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss),
+    }
 
 
 def build(run_dir: str) -> dict:
@@ -100,9 +112,12 @@ def build(run_dir: str) -> dict:
 
     t0 = time.perf_counter()
     html = build_report([run_dir], Path(run_dir) / "report.html")
-    return {"seconds": time.perf_counter() - t0, "mib": html.stat().st_size / 2**20,
-            "kernel_peak_mib": _mib(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss),
-            "peak_mib": _mib(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)}
+    return {
+        "seconds": time.perf_counter() - t0,
+        "mib": html.stat().st_size / 2**20,
+        "kernel_peak_mib": _mib(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss),
+        "peak_mib": _mib(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss),
+    }
 
 
 def _child(*args: str) -> dict:
@@ -120,8 +135,9 @@ def _child(*args: str) -> dict:
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--rows", type=int, default=10_000_000, help="games in the synthetic run")
-    p.add_argument("--shard-size", type=int, default=1_000_000,
-                   help="games per shard (one parquet file each)")
+    p.add_argument(
+        "--shard-size", type=int, default=1_000_000, help="games per shard (one parquet file each)"
+    )
     p.add_argument("--board-size", type=int, default=9)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", help="run folder to write (default: a temporary folder)")
@@ -132,7 +148,9 @@ def main(argv=None) -> int:
     args = p.parse_args(argv)
 
     if args.child == "write":
-        print(json.dumps(write_run(args.run, args.rows, args.shard_size, args.board_size, args.seed)))
+        print(
+            json.dumps(write_run(args.run, args.rows, args.shard_size, args.board_size, args.seed))
+        )
         return 0
     if args.child == "report":
         print(json.dumps(build(args.run)))
@@ -150,25 +168,44 @@ def main(argv=None) -> int:
         tmp = Path(tempfile.mkdtemp(prefix="jpdsim-scale-"))
         run_dir = tmp / "run"
     try:
-        w = _child("--child", "write", "--run", str(run_dir), "--rows", str(args.rows),
-                   "--shard-size", str(args.shard_size), "--board-size", str(args.board_size),
-                   "--seed", str(args.seed))
+        w = _child(
+            "--child",
+            "write",
+            "--run",
+            str(run_dir),
+            "--rows",
+            str(args.rows),
+            "--shard-size",
+            str(args.shard_size),
+            "--board-size",
+            str(args.board_size),
+            "--seed",
+            str(args.seed),
+        )
         n = args.board_size
-        print(f"wrote {args.rows:,} games ({n}x{n}) in {w['seconds']:.1f} s: "
-              f"{w['mib']:,.0f} MiB of parquet in {run_dir}; writer peak {w['peak_mib']:,.0f} MiB")
+        print(
+            f"wrote {args.rows:,} games ({n}x{n}) in {w['seconds']:.1f} s: "
+            f"{w['mib']:,.0f} MiB of parquet in {run_dir}; writer peak {w['peak_mib']:,.0f} MiB"
+        )
         results = []
         for part in PARTS:
             r = _child("--child", part, "--run", str(run_dir))
             results.append(r)
             detail = ", ".join(f"{k} {v:.2f}" for k, v in r["steps"].items())
-            print(f"part {part:14s} {r['seconds']:7.2f} s  peak {r['peak_mib']:7,.0f} MiB  "
-                  f"frame {r['frame_mib']:6,.0f} MiB  ({detail})")
-        print(f"all parts {sum(r['seconds'] for r in results):.1f} s; largest peak "
-              f"{max(r['peak_mib'] for r in results):,.0f} MiB")
+            print(
+                f"part {part:14s} {r['seconds']:7.2f} s  peak {r['peak_mib']:7,.0f} MiB  "
+                f"frame {r['frame_mib']:6,.0f} MiB  ({detail})"
+            )
+        print(
+            f"all parts {sum(r['seconds'] for r in results):.1f} s; largest peak "
+            f"{max(r['peak_mib'] for r in results):,.0f} MiB"
+        )
         if not args.no_report:
             r = _child("--child", "report", "--run", str(run_dir))
-            print(f"HTML report {r['seconds']:.1f} s, {r['mib']:.1f} MiB; largest kernel peak "
-                  f"{r['kernel_peak_mib']:,.0f} MiB; report process peak {r['peak_mib']:,.0f} MiB")
+            print(
+                f"HTML report {r['seconds']:.1f} s, {r['mib']:.1f} MiB; largest kernel peak "
+                f"{r['kernel_peak_mib']:,.0f} MiB; report process peak {r['peak_mib']:,.0f} MiB"
+            )
     finally:
         if tmp is not None and not args.keep:
             shutil.rmtree(tmp, ignore_errors=True)

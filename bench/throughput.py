@@ -30,13 +30,17 @@ PLAYERS = dict(policy_b="random", policy_w="random", virtual_rate=0.0, record_mo
 
 def compile_seconds() -> float:
     """Seconds to compile every kernel of a batch run, in a fresh process with an empty cache."""
-    code = ("import time, numpy as np; t = time.perf_counter(); from sim.selfplay import play_batch; "
-            "from sim.rules import Rules; "
-            f"play_batch(Rules(9), seed=0, game_ids=np.arange(1), **{PLAYERS!r}); "
-            "print(time.perf_counter() - t)")
+    code = (
+        "import time, numpy as np; t = time.perf_counter(); from sim.selfplay import play_batch; "
+        "from sim.rules import Rules; "
+        f"play_batch(Rules(9), seed=0, game_ids=np.arange(1), **{PLAYERS!r}); "
+        "print(time.perf_counter() - t)"
+    )
     with tempfile.TemporaryDirectory() as cache:
         env = {**os.environ, "NUMBA_CACHE_DIR": cache}
-        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+        out = subprocess.run(
+            [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+        )
     return float(out.stdout.strip())
 
 
@@ -45,6 +49,7 @@ def engine(size: int, games: int, repeats: int = 3) -> tuple[float, float]:
     ``repeats`` runs of ``games // repeats`` games each (a shared machine's noise only slows)."""
     from sim.rules import Rules
     from sim.selfplay import play_batch
+
     rules = Rules(size)
     play_batch(rules, seed=1, game_ids=np.arange(2), **PLAYERS)  # load the cached kernels
     ids = np.arange(max(1, games // repeats))
@@ -61,9 +66,21 @@ def run_seconds(size: int, games: int, workers: int) -> float:
     """Seconds of the whole ``jpdsim run`` command (8 shards)."""
     with tempfile.TemporaryDirectory() as tmp:
         config = Path(tmp) / "bench.toml"
-        config.write_text(f"board_size = {size}\ngames = {games}\nshard_size = {max(1, games // 8)}\n")
-        cmd = [sys.executable, "-m", "sim", "run", str(config), "--workers", str(workers),
-               "--out", str(Path(tmp) / "run"), "--no-progress"]
+        config.write_text(
+            f"board_size = {size}\ngames = {games}\nshard_size = {max(1, games // 8)}\n"
+        )
+        cmd = [
+            sys.executable,
+            "-m",
+            "sim",
+            "run",
+            str(config),
+            "--workers",
+            str(workers),
+            "--out",
+            str(Path(tmp) / "run"),
+            "--no-progress",
+        ]
         t = time.perf_counter()
         subprocess.run(cmd, check=True, capture_output=True, cwd=ROOT)
         return time.perf_counter() - t
@@ -87,8 +104,10 @@ def main() -> None:
     parser.add_argument("--games19", type=int, default=750_000)
     args = parser.parse_args()
     print(f"compile (all kernels, fresh cache): {compile_seconds():.1f} s")
-    print(f"{'board':>6} {'engine games/s/core':>20} {'actions/s':>12} {'run 1 worker':>13} "
-          f"{'run 2 workers':>14} {'run1/engine':>12} {'run startup':>12} {'openspiel':>10}")
+    print(
+        f"{'board':>6} {'engine games/s/core':>20} {'actions/s':>12} {'run 1 worker':>13} "
+        f"{'run 2 workers':>14} {'run1/engine':>12} {'run startup':>12} {'openspiel':>10}"
+    )
     for size, games in ((9, args.games9), (19, args.games19)):
         rate, actions = engine(size, games)
         run1 = games / run_seconds(size, games, 1)
@@ -96,8 +115,11 @@ def main() -> None:
         startup = run_seconds(size, 8, 1)  # a run of 8 games: the fixed cost of a run
         spiel = openspiel(size, max(1, games // 2000))
         spiel_text = "n/a" if spiel is None else f"{rate / spiel:.1f}x"
-        print(f"{size:>4}x{size:<2} {rate:>20,.0f} {actions:>12,.0f} {run1:>13,.0f} {run2:>14,.0f} "
-              f"{run1 / rate:>12.2f} {startup:>10.1f} s {spiel_text:>10}")
+        print(
+            f"{size:>4}x{size:<2} {rate:>20,.0f} {actions:>12,.0f} {run1:>13,.0f} {run2:>14,.0f} "
+            f"{run1 / rate:>12.2f} {startup:>10.1f} s {spiel_text:>10}"
+        )
+
 
 if __name__ == "__main__":
     main()

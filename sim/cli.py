@@ -10,23 +10,36 @@ from sim.schema import REPETITIONS, SUICIDES
 
 
 def _add_replay(sub):
-    p = sub.add_parser("replay",
-                       help="play a move list (or a stored game) and print its outcome as JSON")
+    p = sub.add_parser(
+        "replay", help="play a move list (or a stored game) and print its outcome as JSON"
+    )
     p.add_argument("--size", type=int, help="board size N (2..25)")
-    p.add_argument("--rules", default="jpd", choices=tuple(PRESETS),
-                   help="preset of the rules of play (default jpd); the options below override it")
+    p.add_argument(
+        "--rules",
+        default="jpd",
+        choices=tuple(PRESETS),
+        help="preset of the rules of play (default jpd); the options below override it",
+    )
     p.add_argument("--repetition", choices=REPETITIONS, help="default: the preset's")
     p.add_argument("--suicide", choices=SUICIDES, help="default: the preset's")
     p.add_argument("--max-actions", type=int, help="move cap (default 8*N*N)")
-    p.add_argument("--setup", metavar="FILE",
-                   help="starting position: ASCII diagram, top row first")
-    p.add_argument("--komi", action="append", default=[], metavar="RULESET=VALUE",
-                   help="komi for one ruleset (repeatable)")
+    p.add_argument(
+        "--setup", metavar="FILE", help="starting position: ASCII diagram, top row first"
+    )
+    p.add_argument(
+        "--komi",
+        action="append",
+        default=[],
+        metavar="RULESET=VALUE",
+        help="komi for one ruleset (repeatable)",
+    )
     p.add_argument("--legal", action="store_true", help="also print legal_moves")
-    p.add_argument("--from-file", metavar="FILE",
-                   help="one game per line; one JSON object per line")
-    p.add_argument("--run", metavar="RUN_DIR",
-                   help="re-play a stored game of this run (with --game)")
+    p.add_argument(
+        "--from-file", metavar="FILE", help="one game per line; one JSON object per line"
+    )
+    p.add_argument(
+        "--run", metavar="RUN_DIR", help="re-play a stored game of this run (with --game)"
+    )
     p.add_argument("--game", type=int, metavar="GAME_ID", help="the stored game to re-play")
     p.add_argument("moves", nargs="*", metavar="MOVES", help="GTP vertices, pass or virtual")
 
@@ -40,9 +53,12 @@ def _add_run(sub):
     p.add_argument("--seed", type=int, help="override the run seed")
     p.add_argument("--resume", action="store_true", help="complete an interrupted run")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
-    p.add_argument("--scheduler", metavar="ADDRESS",
-                   help="play the shards on a Dask distributed cluster (e.g. tcp://host:8786); "
-                        "the run folder must be on a file system its workers share")
+    p.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="play the shards on a Dask distributed cluster (e.g. tcp://host:8786); "
+        "the run folder must be on a file system its workers share",
+    )
 
 
 def _add_sgf(sub):
@@ -53,8 +69,9 @@ def _add_sgf(sub):
 
 
 def _add_report(sub):
-    p = sub.add_parser("report",
-                       help="run the analysis notebooks on runs and write one HTML report")
+    p = sub.add_parser(
+        "report", help="run the analysis notebooks on runs and write one HTML report"
+    )
     p.add_argument("run_dirs", nargs="+", metavar="RUN_DIR")
     p.add_argument("--out", metavar="FILE", help="HTML file (default RUN_DIR/report.html)")
 
@@ -75,8 +92,12 @@ def parser() -> argparse.ArgumentParser:
 
 
 #: The module whose ``main(args)`` runs each subcommand (imported only when it runs).
-COMMANDS = {"replay": "sim.commands.replay", "run": "sim.commands.run", "sgf": "sim.commands.sgf",
-            "report": "analysis.report"}
+COMMANDS = {
+    "replay": "sim.commands.replay",
+    "run": "sim.commands.run",
+    "sgf": "sim.commands.sgf",
+    "report": "analysis.report",
+}
 
 
 def main(argv=None) -> int:

@@ -67,4 +67,4 @@ def parse_diagram(text: str, size: int) -> list[int]:
 
 def format_diagram(cells, size: int) -> list[str]:
     """Rows of a flat colour list, top row first, in the letters of ``parse_diagram``."""
-    return ["".join(LETTER_OF[c] for c in cells[y * size:(y + 1) * size]) for y in range(size)]
+    return ["".join(LETTER_OF[c] for c in cells[y * size : (y + 1) * size]) for y in range(size)]

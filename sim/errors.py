@@ -8,4 +8,4 @@ class UserError(Exception):
 def one_line(text, limit: int = 300) -> str:
     """``text`` (an exception, say) folded onto one line of at most ``limit`` characters."""
     text = " ".join(str(text).split())
-    return text if len(text) <= limit else text[:limit - 3] + "..."
+    return text if len(text) <= limit else text[: limit - 3] + "..."

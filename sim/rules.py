@@ -8,16 +8,12 @@ komi of each ruleset. Run configs, ``sim.engine.game.Game``, ``sim.selfplay.play
 Presets name the *play* rules of a tradition; every game is still scored under all five
 rulesets of ``sim.schema.RULESETS`` (RULES.md §8):
 
-==================== ====================== ========= ==========================================
-preset               repetition             suicide   source
-==================== ====================== ========= ==========================================
-``jpd``              ``global_superko``     ``multi``  计枰点 A版 A§4.2 (禁全同), A§3.4 (the default)
-``jpd_tangsong``     ``no_result``          ``multi``  唐宋版 T§5: a cycle ends with no result
-``tromp_taylor``     ``board_superko``      ``multi``  positional superko, suicide allowed
-``new_zealand``      ``situational_superko`` ``multi``  situational superko, suicide allowed
-``chinese``          ``board_superko``      ``none``   positional superko, no suicide
-``japanese``         ``basic_ko``           ``none``   basic ko only, no suicide
-==================== ====================== ========= ==========================================
+- ``jpd`` (the default): ``global_superko``, ``multi`` — 计枰点 A版 A§4.2 (禁全同), A§3.4;
+- ``jpd_tangsong``: ``no_result``, ``multi`` — 唐宋版 T§5: a cycle ends with no result;
+- ``tromp_taylor``: ``board_superko``, ``multi`` — positional superko, suicide allowed;
+- ``new_zealand``: ``situational_superko``, ``multi`` — situational superko, suicide allowed;
+- ``chinese``: ``board_superko``, ``none`` — positional superko, no suicide;
+- ``japanese``: ``basic_ko``, ``none`` — basic ko only, no suicide.
 """
 
 from __future__ import annotations
@@ -26,7 +22,7 @@ import math
 from dataclasses import dataclass, field, fields, replace
 
 from sim.coords import MAX_SIZE, MIN_SIZE
-from sim.schema import DEFAULT_KOMI, DEAD_STONES, REPETITIONS, RULESETS, SUICIDES
+from sim.schema import DEAD_STONES, DEFAULT_KOMI, REPETITIONS, RULESETS, SUICIDES
 
 MAX_ACTIONS_LIMIT = 1_000_000  # the largest move cap (a game state's tables grow with it)
 
@@ -68,10 +64,12 @@ def resolve_komi(komi) -> dict:
         raise RuleError("komi", f"must be a table of ruleset = number, got {komi!r}")
     for ruleset, value in komi.items():
         if ruleset not in RULESETS:
-            raise RuleError(f"komi.{ruleset}",
-                            f"unknown ruleset (rulesets: {', '.join(RULESETS)})")
-        if isinstance(value, bool) or not isinstance(value, (int, float)) \
-                or not math.isfinite(value):
+            raise RuleError(f"komi.{ruleset}", f"unknown ruleset (rulesets: {', '.join(RULESETS)})")
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, (int, float))
+            or not math.isfinite(value)
+        ):
             raise RuleError(f"komi.{ruleset}", f"must be a finite number, not {value!r}")
     return {r: float(komi.get(r, DEFAULT_KOMI[r])) for r in RULESETS}
 
@@ -109,8 +107,10 @@ class Rules:
 
     def to_dict(self) -> dict:
         """Plain JSON values, every field resolved."""
-        return {f.name: (dict(getattr(self, f.name)) if f.name == "komi" else getattr(self, f.name))
-                for f in fields(self)}
+        return {
+            f.name: (dict(getattr(self, f.name)) if f.name == "komi" else getattr(self, f.name))
+            for f in fields(self)
+        }
 
     @property
     def repetition_code(self) -> int:

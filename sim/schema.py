@@ -30,12 +30,36 @@ DEAD_STONES = ("all_alive",)
 #: turns raw rows into the OUTCOME_TYPES columns (a raw field of the same name goes out as it
 #: is) and ``repetition_bans``.
 RAW_FIELDS = (
-    "ending", "actions", "moves", "real_moves_b", "real_moves_w", "virtual_moves_b",
-    "virtual_moves_w", "passes", "converted_passes", "stones_lost_b", "stones_lost_w",
-    "suicides_b", "suicides_w", "first_pass_or_virtual_by", "last_real_move_by", "stones_b",
-    "stones_w", "public_points", "territory_b_jpd", "territory_w_jpd", "area2_b_jpd",
-    "area2_w_jpd", "moku_b", "moku_w", "balanced_moves", "equal_stones_diff2",
-    "area_diff_chinese", "territory_diff_japanese", "prisoners_b", "prisoners_w",
+    "ending",
+    "actions",
+    "moves",
+    "real_moves_b",
+    "real_moves_w",
+    "virtual_moves_b",
+    "virtual_moves_w",
+    "passes",
+    "converted_passes",
+    "stones_lost_b",
+    "stones_lost_w",
+    "suicides_b",
+    "suicides_w",
+    "first_pass_or_virtual_by",
+    "last_real_move_by",
+    "stones_b",
+    "stones_w",
+    "public_points",
+    "territory_b_jpd",
+    "territory_w_jpd",
+    "area2_b_jpd",
+    "area2_w_jpd",
+    "moku_b",
+    "moku_w",
+    "balanced_moves",
+    "equal_stones_diff2",
+    "area_diff_chinese",
+    "territory_diff_japanese",
+    "prisoners_b",
+    "prisoners_w",
     "repetition_bans",
 )
 
@@ -99,4 +123,3 @@ GAME_SCHEMA = pa.schema(
     [pa.field(name, typ) for name, typ in {**RUN_TYPES, **OUTCOME_TYPES}.items()],
     metadata={"jpdsim.schema_version": SCHEMA_VERSION},
 )
-

@@ -10,22 +10,20 @@ from numba import njit
 
 from sim.engine.check import CONSISTENT, check_consistency, describe
 from sim.engine.history import apply_action, reset
-from sim.engine.outcome import columns, outcome_arrays
+from sim.engine.outcome import R_REP_BANS, columns, outcome_arrays, outcome_row
+from sim.engine.state import ACTIONS, ENDING, PLAIN, ST, TO_MOVE, new_state
 from sim.players.capture import capture_move
 from sim.players.random import random_move
 from sim.players.stream import start_stream
 from sim.rules import Rules
 from sim.schema import POLICIES, RAW_FIELDS
-from sim.engine.outcome import R_REP_BANS, outcome_row
-from sim.engine.state import ACTIONS, ENDING, PLAIN, ST, TO_MOVE, new_state
 
 CAPTURE = POLICIES.index("capture")
 _MOVES_BUFFER = 1 << 20  # actions recorded by one kernel call (it returns before overflowing)
 
 
 @njit(cache=True, _nrt=False)
-def play_games(g, seed, game_ids, policies, virtual_rate, rows, moves, offsets, setup, rng,
-               fault):
+def play_games(g, seed, game_ids, policies, virtual_rate, rows, moves, offsets, setup, rng, fault):
     """Play ``game_ids`` from the empty board, colour c with the policy ``policies[c - 1]``
     (an index in ``sim.schema.POLICIES``); raw outcomes into
     ``rows``. If ``moves`` is not empty, every action goes there (sim.coords encoding), game j
@@ -63,8 +61,18 @@ def play_games(g, seed, game_ids, policies, virtual_rate, rows, moves, offsets, 
     return game_ids.size
 
 
-def play_batch(rules: Rules, *, seed, game_ids, policy_b="random", policy_w="random",
-               virtual_rate=0.0, record_moves=False, arrow=False, check=False):
+def play_batch(
+    rules: Rules,
+    *,
+    seed,
+    game_ids,
+    policy_b="random",
+    policy_w="random",
+    virtual_rate=0.0,
+    record_moves=False,
+    arrow=False,
+    check=False,
+):
     """Play the games ``game_ids`` of a run under ``rules`` (``sim.rules.Rules``); each game
     depends only on ``seed`` and its id. ``check``: a debug option, the engine state is
     checked after every action (``sim.engine.check``; an inconsistency raises RuntimeError).
@@ -92,14 +100,27 @@ def play_batch(rules: Rules, *, seed, game_ids, policy_b="random", policy_w="ran
     while done < ids.size:
         buffer = np.empty(max(_MOVES_BUFFER, 4 * g.tab.shape[1]) if record_moves else 0, np.int16)
         offsets[done] = 0
-        played = play_games(g, np.uint64(seed), ids[done:], policies, float(virtual_rate),
-                            rows[done:], buffer, offsets[done:], setup, rng, fault)
+        played = play_games(
+            g,
+            np.uint64(seed),
+            ids[done:],
+            policies,
+            float(virtual_rate),
+            rows[done:],
+            buffer,
+            offsets[done:],
+            setup,
+            rng,
+            fault,
+        )
         if check and fault[0] != CONSISTENT:
             problem, point, action = fault
-            raise RuntimeError(f"engine state inconsistent after action {action} of game "
-                               f"{ids[done + played]}: {describe(g, problem, point)}")
+            raise RuntimeError(
+                f"engine state inconsistent after action {action} of game "
+                f"{ids[done + played]}: {describe(g, problem, point)}"
+            )
         if record_moves:
-            chunks += [buffer[offsets[j]:offsets[j + 1]] for j in range(done, done + played)]
+            chunks += [buffer[offsets[j] : offsets[j + 1]] for j in range(done, done + played)]
         done += played
     cols = (outcome_arrays if arrow else columns)(rows, rules)
     bans = rows[:, R_REP_BANS].astype(np.int32)

@@ -17,9 +17,14 @@ def frame(rows, komi=None) -> pd.DataFrame:
 
 def config(games, board_size=9, repetition="global_superko", **extra) -> dict:
     """A run config for ``games`` hand-made games: two shards when there are more than 3."""
-    return {"board_size": board_size, "games": games,
-            "shard_size": -(-games // 2) if games > 3 else games, "repetition": repetition,
-            "komi": dict(DEFAULT_KOMI), **extra}
+    return {
+        "board_size": board_size,
+        "games": games,
+        "shard_size": -(-games // 2) if games > 3 else games,
+        "repetition": repetition,
+        "komi": dict(DEFAULT_KOMI),
+        **extra,
+    }
 
 
 def write_run(root: Path, name: str, rows, **cfg) -> Path:
@@ -52,24 +57,55 @@ def rows_superko() -> list[dict]:
     ]
     rows = []
     for i, (d, first, last, ending, moves, conv, bans) in enumerate(spec):
-        rows.append({"game_id": i, "area_diff_jpd": float(d), "first_pass_or_virtual_by": first,
-                     "last_real_move_by": last, "ending": ending, "moves": moves,
-                     "actions": moves + conv + (2 if ending == "pause" else 0),
-                     "passes": conv + (2 if ending == "pause" else 0), "converted_passes": conv,
-                     "virtual_moves_b": conv, "virtual_moves_w": 0, "repetition_bans": bans,
-                     "area_diff_chinese": d + (1 if i % 4 == 0 else 0),
-                     "territory_diff_japanese": d - (i % 3)})
+        rows.append(
+            {
+                "game_id": i,
+                "area_diff_jpd": float(d),
+                "first_pass_or_virtual_by": first,
+                "last_real_move_by": last,
+                "ending": ending,
+                "moves": moves,
+                "actions": moves + conv + (2 if ending == "pause" else 0),
+                "passes": conv + (2 if ending == "pause" else 0),
+                "converted_passes": conv,
+                "virtual_moves_b": conv,
+                "virtual_moves_w": 0,
+                "repetition_bans": bans,
+                "area_diff_chinese": d + (1 if i % 4 == 0 else 0),
+                "territory_diff_japanese": d - (i % 3),
+            }
+        )
     rows[5]["equal_stones_diff"] = 3.0  # should be 5 - 1 = 4: the planted bad game
     return rows
 
 
 def rows_no_result() -> list[dict]:
     """8 games on 7x7 under no_result (two cycles), no repetition bans."""
-    spec = [(9, "B", "W", "pause"), (3, "W", "B", "cycle"), (-2, "B", "B", "pause"),
-            (9, "W", "W", "pause"), (4, "B", "W", "cycle"), (15, "W", "B", "four_virtual"),
-            (9, "B", "B", "pause"), (1, "W", "W", "pause")]
-    return [{"game_id": i, "board_size": 7, "repetition": "no_result", "area_diff_jpd": float(d),
-             "first_pass_or_virtual_by": f, "last_real_move_by": la, "ending": e, "moves": 40 + 3 * i,
-             "actions": 42 + 3 * i, "passes": 2, "converted_passes": i % 2,
-             "virtual_moves_b": i % 2, "virtual_moves_w": 0}
-            for i, (d, f, la, e) in enumerate(spec)]
+    spec = [
+        (9, "B", "W", "pause"),
+        (3, "W", "B", "cycle"),
+        (-2, "B", "B", "pause"),
+        (9, "W", "W", "pause"),
+        (4, "B", "W", "cycle"),
+        (15, "W", "B", "four_virtual"),
+        (9, "B", "B", "pause"),
+        (1, "W", "W", "pause"),
+    ]
+    return [
+        {
+            "game_id": i,
+            "board_size": 7,
+            "repetition": "no_result",
+            "area_diff_jpd": float(d),
+            "first_pass_or_virtual_by": f,
+            "last_real_move_by": la,
+            "ending": e,
+            "moves": 40 + 3 * i,
+            "actions": 42 + 3 * i,
+            "passes": 2,
+            "converted_passes": i % 2,
+            "virtual_moves_b": i % 2,
+            "virtual_moves_w": 0,
+        }
+        for i, (d, f, la, e) in enumerate(spec)
+    ]

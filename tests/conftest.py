@@ -14,16 +14,21 @@ ENGINES = ["reference", "numba", "numba-hash-only"]
 
 #: The worked examples of the `jpdsim replay` contract (../shared beside the repository).
 EXAMPLES = Path(__file__).resolve().parents[2] / "shared" / "examples" / "replay.jsonl"
-EXAMPLE_CASES = ([json.loads(line) for line in EXAMPLES.read_text(encoding="utf-8").splitlines() if line.strip()]
-                 if EXAMPLES.exists() else [])
+EXAMPLE_CASES = (
+    [json.loads(line) for line in EXAMPLES.read_text(encoding="utf-8").splitlines() if line.strip()]
+    if EXAMPLES.exists()
+    else []
+)
 
 
 @pytest.fixture(params=ENGINES)
 def Game(request):
-    """The game class of one engine: ``tests.reference.RefGame``, or ``sim.engine.game.Game`` in exact
+    """The game class of one engine: ``tests.reference.RefGame``, or ``sim.engine.game.Game`` in
+    exact
     mode or in the hash-only mode of the batched runs."""
     if request.param == "reference":
         from tests.reference import RefGame
+
         return RefGame
     return functools.partial(numba_game, exact=request.param == "numba")
 
@@ -32,6 +37,7 @@ def numba_game(size, setup=None, exact=True, **rules):
     """``sim.engine.game.Game`` with the reference's signature: the rule options as keywords."""
     from sim.engine.game import Game
     from sim.rules import Rules
+
     return Game(Rules(size, **rules), setup, exact)
 
 
@@ -89,7 +95,9 @@ def diagram(game):
     size = game_size(game)
     letters = ".XO"
     cells = game.board()
-    return "\n".join("".join(letters[c] for c in cells[y * size:(y + 1) * size]) for y in range(size))
+    return "\n".join(
+        "".join(letters[c] for c in cells[y * size : (y + 1) * size]) for y in range(size)
+    )
 
 
 def board_of(text):
@@ -106,14 +114,25 @@ def check_invariants(out, setup=None):
     setup_w = setup.count(2) if setup else 0
     assert out["area_b_jpd"] + out["area_w_jpd"] == n2
     assert out["area_diff_jpd"] == out["area_b_jpd"] - out["area_w_jpd"]
-    assert out["stones_b"] + out["stones_w"] + out["territory_b_jpd"] + out["territory_w_jpd"] \
-        + out["public_points"] == n2
+    assert (
+        out["stones_b"]
+        + out["stones_w"]
+        + out["territory_b_jpd"]
+        + out["territory_w_jpd"]
+        + out["public_points"]
+        == n2
+    )
     a_point = 1 if out["first_pass_or_virtual_by"] == "W" else 0
     assert out["equal_stones_diff"] == out["area_diff_jpd"] - a_point
     assert out["real_moves_b"] + setup_b == out["stones_b"] + out["stones_lost_b"]
     assert out["real_moves_w"] + setup_w == out["stones_w"] + out["stones_lost_w"]
-    assert out["moves"] == out["real_moves_b"] + out["real_moves_w"] + out["virtual_moves_b"] \
+    assert (
+        out["moves"]
+        == out["real_moves_b"]
+        + out["real_moves_w"]
+        + out["virtual_moves_b"]
         + out["virtual_moves_w"]
+    )
     s_b = out["real_moves_b"] + out["virtual_moves_b"]
     s_w = out["real_moves_w"] + out["virtual_moves_w"]
     assert s_b - s_w in (0, 1)

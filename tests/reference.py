@@ -1,9 +1,9 @@
 """A small, obviously-correct pure-Python reference engine for the 计枰点 rules (RULES.md).
 
-It exists only to check the fast engine (``sim.engine.game.Game``) against: clarity comes first, speed
-second. Positions are stored exactly (tuples in lists and sets; no Zobrist keys), every group
-and liberty is found by a fresh flood fill, and every rule is one short function that can be
-read next to its section of RULES.md.
+It exists only to check the fast engine (``sim.engine.game.Game``) against: clarity comes first,
+speed second. Positions are stored exactly (tuples in lists and sets; no Zobrist keys), every
+group and liberty is found by a fresh flood fill, and every rule is one short function that can
+be read next to its section of RULES.md.
 
 Reading path:
   * ``RefGame.play``      -- one action: pass (§4 pending pass / pause), virtual move, real move
@@ -20,7 +20,14 @@ Colours: 0 empty, 1 Black, 2 White. Actions: ``PASS`` (-1), ``VIRTUAL`` (-2) or 
 import functools
 
 from sim.coords import MAX_SIZE, MIN_SIZE, PASS, VIRTUAL
-from sim.schema import DEFAULT_KOMI, NO_WINNER_ENDINGS, OUTCOME_FIELDS, REPETITIONS, RULESETS, SUICIDES
+from sim.schema import (
+    DEFAULT_KOMI,
+    NO_WINNER_ENDINGS,
+    OUTCOME_FIELDS,
+    REPETITIONS,
+    RULESETS,
+    SUICIDES,
+)
 
 EMPTY, BLACK, WHITE = 0, 1, 2
 LETTER = {BLACK: "B", WHITE: "W"}
@@ -34,7 +41,7 @@ def other(colour):
 # Board geometry and groups
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def neighbour_table(size):
     """For every point, the tuple of its orthogonal neighbours."""
     table = []
@@ -175,8 +182,9 @@ def japanese_territory(size, cells):
     return territory[BLACK], territory[WHITE]
 
 
-def equal_stones(territory_b, territory_w, public, s_b, s_w, refill_b, refill_w, setup_b, setup_w,
-                 a_version):
+def equal_stones(
+    territory_b, territory_w, public, s_b, s_w, refill_b, refill_w, setup_b, setup_w, a_version
+):
     """§7 method 2 (等子比空) as bookkeeping on the counts of the final position.
 
     territory_x: x's JPD territory; public: the public points; s_x: x's real + virtual moves;
@@ -212,8 +220,15 @@ def equal_stones(territory_b, territory_w, public, s_b, s_w, refill_b, refill_w,
 class RefGame:
     """One game under the rules of RULES.md; same interface as ``sim.engine.game.Game``."""
 
-    def __init__(self, size, repetition="global_superko", suicide="multi", max_actions=None,
-                 setup=None, exact=True):
+    def __init__(
+        self,
+        size,
+        repetition="global_superko",
+        suicide="multi",
+        max_actions=None,
+        setup=None,
+        exact=True,
+    ):
         if not MIN_SIZE <= size <= MAX_SIZE:
             raise ValueError(f"board size {size} is not in {MIN_SIZE}..{MAX_SIZE}")
         if repetition not in REPETITIONS:
@@ -224,7 +239,12 @@ class RefGame:
             max_actions = 8 * size * size
         if max_actions < 1:
             raise ValueError("max_actions must be at least 1")
-        self.size, self.repetition, self.suicide, self.max_actions = size, repetition, suicide, max_actions
+        self.size, self.repetition, self.suicide, self.max_actions = (
+            size,
+            repetition,
+            suicide,
+            max_actions,
+        )
         n = size * size
         cells = [EMPTY] * n if setup is None else [int(c) for c in setup]
         if len(cells) != n or any(c not in (EMPTY, BLACK, WHITE) for c in cells):
@@ -403,8 +423,10 @@ class RefGame:
     def _copy(self):
         """A copy whose containers can be changed without touching this game."""
         game = object.__new__(RefGame)
-        game.__dict__ = {k: (v.copy() if isinstance(v, (list, set, dict)) else v)
-                         for k, v in self.__dict__.items()}
+        game.__dict__ = {
+            k: (v.copy() if isinstance(v, (list, set, dict)) else v)
+            for k, v in self.__dict__.items()
+        }
         return game
 
     # -- the outcome ----------------------------------------------------------------------------
@@ -425,9 +447,17 @@ class RefGame:
         first = LETTER.get(self.first_pass_or_virtual)
         last = LETTER.get(self.last_real_move)
         moku_b, moku_w, balanced, es_diff = equal_stones(
-            territory[BLACK], territory[WHITE], public, moves_of[BLACK], moves_of[WHITE],
-            self.lost[BLACK] + virtual_moves[BLACK], self.lost[WHITE] + virtual_moves[WHITE],
-            self.setup[BLACK], self.setup[WHITE], a_version=(first == "W"))
+            territory[BLACK],
+            territory[WHITE],
+            public,
+            moves_of[BLACK],
+            moves_of[WHITE],
+            self.lost[BLACK] + virtual_moves[BLACK],
+            self.lost[WHITE] + virtual_moves[WHITE],
+            self.setup[BLACK],
+            self.setup[WHITE],
+            a_version=(first == "W"),
+        )
 
         region = region_ownership(size, cells)
         chinese = {c: stones[c] + sum(1 for v in region.values() if v == c) for c in (BLACK, WHITE)}

@@ -20,8 +20,16 @@ from tests.analysis_fixtures import rows_no_result, rows_superko, write_run
 
 # --- stats -------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("k, n, lo, hi", [  # Newcombe (1998), Stat. Med. 17:857, method 3
-    (81, 263, 0.2553, 0.3662), (15, 148, 0.0624, 0.1605), (0, 20, 0.0, 0.1611), (1, 29, 0.0061, 0.1718)])
+
+@pytest.mark.parametrize(
+    "k, n, lo, hi",
+    [  # Newcombe (1998), Stat. Med. 17:857, method 3
+        (81, 263, 0.2553, 0.3662),
+        (15, 148, 0.0624, 0.1605),
+        (0, 20, 0.0, 0.1611),
+        (1, 29, 0.0061, 0.1718),
+    ],
+)
 def test_wilson_matches_textbook(k, n, lo, hi):
     got_lo, got_hi = stats.wilson(k, n)
     assert float(got_lo) == pytest.approx(lo, abs=5e-5)
@@ -66,12 +74,17 @@ def test_bootstrap_counts_keep_the_total():
 def test_groups_codes_and_keys():
     df = pd.DataFrame({"a": [2, 1, 2, 1, 3], "b": list("xxyxy")})
     codes, keys = stats.groups(df, ["a", "b"])
-    assert keys.to_dict("records") == [{"a": 1, "b": "x"}, {"a": 2, "b": "x"}, {"a": 2, "b": "y"},
-                                       {"a": 3, "b": "y"}]
+    assert keys.to_dict("records") == [
+        {"a": 1, "b": "x"},
+        {"a": 2, "b": "x"},
+        {"a": 2, "b": "y"},
+        {"a": 3, "b": "y"},
+    ]
     assert codes.tolist() == [1, 0, 2, 0, 3]
 
 
 # --- loading: every run is checked by sim.dataset -----------------------------------------
+
 
 def test_not_a_run_errors(tmp_path):
     with pytest.raises(UserError, match="missing: no such run folder"):
@@ -95,25 +108,54 @@ def _run_with_a_bad_file(tmp_path, name, write):
     return run
 
 
-@pytest.mark.parametrize("name, write, reason", [
-    ("part-00001.parquet", lambda p: p.write_bytes(p.read_bytes()[:-100]),
-     "not a readable Parquet file, half-written or corrupt"),
-    ("part-00001.parquet", lambda p: p.write_bytes(b"PAR1 garbage PAR1"),
-     "not a readable Parquet file"),
-    ("notes.txt", lambda p: p.write_text("hello"), r"unexpected file in games/"),
-    ("part-00002.parquet", lambda p: pq.write_table(synthetic.games_table(rows_superko()), p),
-     "shard 2 does not exist in this run"),
-    ("part-00001.parquet", lambda p: pq.write_table(pa.table({"x": [1]}), p),
-     "foreign file: no jpdsim schema version"),
-    ("part-00001.parquet", lambda p: pq.write_table(
-        synthetic.games_table(rows_superko()).replace_schema_metadata({b"jpdsim.schema_version": b"99"}), p),
-     "schema version 99, this jpdsim writes 1"),
-    ("part-00001.parquet", lambda p: pq.write_table(
-        synthetic.games_table(rows_superko()[6:]).drop_columns(["repetition_bans"]), p),
-     "foreign schema: no column 'repetition_bans'"),
-    ("part-00001.parquet", lambda p: pq.write_table(
-        synthetic.games_table(rows_superko()[:6]), p), "game ids are not 6..11"),
-])
+@pytest.mark.parametrize(
+    "name, write, reason",
+    [
+        (
+            "part-00001.parquet",
+            lambda p: p.write_bytes(p.read_bytes()[:-100]),
+            "not a readable Parquet file, half-written or corrupt",
+        ),
+        (
+            "part-00001.parquet",
+            lambda p: p.write_bytes(b"PAR1 garbage PAR1"),
+            "not a readable Parquet file",
+        ),
+        ("notes.txt", lambda p: p.write_text("hello"), r"unexpected file in games/"),
+        (
+            "part-00002.parquet",
+            lambda p: pq.write_table(synthetic.games_table(rows_superko()), p),
+            "shard 2 does not exist in this run",
+        ),
+        (
+            "part-00001.parquet",
+            lambda p: pq.write_table(pa.table({"x": [1]}), p),
+            "foreign file: no jpdsim schema version",
+        ),
+        (
+            "part-00001.parquet",
+            lambda p: pq.write_table(
+                synthetic.games_table(rows_superko()).replace_schema_metadata(
+                    {b"jpdsim.schema_version": b"99"}
+                ),
+                p,
+            ),
+            "schema version 99, this jpdsim writes 1",
+        ),
+        (
+            "part-00001.parquet",
+            lambda p: pq.write_table(
+                synthetic.games_table(rows_superko()[6:]).drop_columns(["repetition_bans"]), p
+            ),
+            "foreign schema: no column 'repetition_bans'",
+        ),
+        (
+            "part-00001.parquet",
+            lambda p: pq.write_table(synthetic.games_table(rows_superko()[:6]), p),
+            "game ids are not 6..11",
+        ),
+    ],
+)
 def test_bad_files_in_games_are_reported(tmp_path, name, write, reason):
     """A corrupt, foreign or misplaced file is an error naming it, never mixed in or skipped."""
     run = _run_with_a_bad_file(tmp_path, name, write)
@@ -125,25 +167,34 @@ def test_a_shard_of_another_run_is_reported(tmp_path):
     run = write_run(tmp_path, "r", rows_superko())
     other = write_run(tmp_path, "other", rows_superko(), seed=7)
     (run / "games" / "part-00001.parquet").write_bytes(
-        (other / "games" / "part-00001.parquet").read_bytes())
-    with pytest.raises(UserError, match=r"part-00001.parquet: column 'seed' does not hold this "
-                                        r"run's value 0 \(a file from another run\?\)"):
+        (other / "games" / "part-00001.parquet").read_bytes()
+    )
+    with pytest.raises(
+        UserError,
+        match=r"part-00001.parquet: column 'seed' does not hold this "
+        r"run's value 0 \(a file from another run\?\)",
+    ):
         load.load_runs(run)
 
 
 def test_temporary_files_are_not_read(tmp_path):
     run = write_run(tmp_path, "r", rows_superko())
     (run / "games" / ".part-00001.parquet.tmp").write_bytes(b"half written")
-    assert load.shard_files(load.open_run(run)) == [run / "games" / "part-00000.parquet",
-                                                    run / "games" / "part-00001.parquet"]
+    assert load.shard_files(load.open_run(run)) == [
+        run / "games" / "part-00000.parquet",
+        run / "games" / "part-00001.parquet",
+    ]
     assert load.load_runs(run, columns=["game_id"])["game_id"].tolist() == list(range(12))
 
 
 def test_incomplete_run_is_an_error_unless_allowed(tmp_path):
     run = write_run(tmp_path, "r", rows_superko())
     (run / "games" / "part-00000.parquet").unlink()
-    with pytest.raises(UserError, match=r"r: run is incomplete: 1 of 2 shards missing \(0\); "
-                                        r"complete it with `jpdsim run CONFIG --out .* --resume`"):
+    with pytest.raises(
+        UserError,
+        match=r"r: run is incomplete: 1 of 2 shards missing \(0\); "
+        r"complete it with `jpdsim run CONFIG --out .* --resume`",
+    ):
         load.load_runs(run)
     with pytest.warns(load.IncompleteRunWarning, match="reading its 6 of 12 games") as caught:
         df = load.load_runs(run, columns=["game_id"], allow_incomplete=True)
@@ -160,14 +211,23 @@ def test_incomplete_run_is_an_error_unless_allowed(tmp_path):
 
 def test_projection_dtypes_and_filters(tmp_path):
     run = write_run(tmp_path, "r", rows_superko())
-    df = load.load_runs(run, columns=["game_id", "winner_jpd_a", "ending", "area_diff_jpd",
-                                      "repetition_bans"])
-    assert list(df.columns) == ["game_id", "winner_jpd_a", "ending", "area_diff_jpd", "repetition_bans"]
+    df = load.load_runs(
+        run, columns=["game_id", "winner_jpd_a", "ending", "area_diff_jpd", "repetition_bans"]
+    )
+    assert list(df.columns) == [
+        "game_id",
+        "winner_jpd_a",
+        "ending",
+        "area_diff_jpd",
+        "repetition_bans",
+    ]
     assert list(df["winner_jpd_a"].cat.categories) == ["B", "W", "draw"]
     assert list(df["ending"].cat.categories[:4]) == ["pause", "four_virtual", "cycle", "move_limit"]
     assert df["area_diff_jpd"].dtype == np.float32
     assert df["winner_jpd_a"].isna().sum() == 1  # the move_limit game
-    sub = load.load_runs(run, columns=["game_id"], filter={"ending": ["four_virtual", "move_limit"]})
+    sub = load.load_runs(
+        run, columns=["game_id"], filter={"ending": ["four_virtual", "move_limit"]}
+    )
     assert sorted(sub["game_id"]) == [4, 8, 10]
     sub = load.load_runs(run, columns=["game_id"], filter=ds.field("area_diff_jpd") > 7)
     assert sorted(sub["game_id"]) == [4, 8, 9]
@@ -191,6 +251,7 @@ def test_read_run_loads_a_checked_run_without_checking_it_again(tmp_path):
     assert list(load.read_run(state, filter={"ending": "cycle"}).columns) == GAME_SCHEMA.names
     with pytest.raises(UserError, match="no column 'no_such' in the games schema"):
         load.read_run(state, columns=["no_such"])
+
 
 def test_several_runs_get_a_run_column(tmp_path):
     a = write_run(tmp_path, "a", rows_superko())
@@ -224,14 +285,17 @@ def test_config_column(tmp_path):
     df = load.add_config(load.load_runs([a, b], columns=load.CONFIG_COLUMNS))
     assert df["config"].value_counts().to_dict() == {
         "9x9 global_superko multi random/random v=0 cap=648": 12,
-        "7x7 no_result multi random/random v=0 cap=392": 8}
+        "7x7 no_result multi random/random v=0 cap=392": 8,
+    }
 
 
 # --- synthetic runs -----------------------------------------------------------------------
 
+
 def test_synthetic_runs_pass_the_records_check(tmp_path):
-    run = synthetic.synthetic_run(tmp_path / "s", 2500, board_size=7, virtual_rate=0.1, seed=11,
-                                  shard_size=1000, name="syn")
+    run = synthetic.synthetic_run(
+        tmp_path / "s", 2500, board_size=7, virtual_rate=0.1, seed=11, shard_size=1000, name="syn"
+    )
     state = check_run(run, verify=True)
     assert state.complete and state.games_shards == {0, 1, 2} and state.config.name == "syn"
     assert sorted(p.name for p in (run / "games").iterdir()) == [part_name(i) for i in range(3)]
@@ -244,7 +308,9 @@ def test_synthetic_runs_pass_the_records_check(tmp_path):
 def test_write_run_recuts_tables_into_shards_and_checks_them(tmp_path):
     table = synthetic.games_table(rows_superko())
     pieces = [table.slice(0, 5), table.slice(5, 1), table.slice(6)]
-    run = synthetic.write_run(tmp_path / "r", pieces, {"board_size": 9, "games": 12, "shard_size": 4})
+    run = synthetic.write_run(
+        tmp_path / "r", pieces, {"board_size": 9, "games": 12, "shard_size": 4}
+    )
     assert check_run(run).games_shards == {0, 1, 2}
     assert read_manifest(run)["name"] == "r"
     with pytest.raises(ValueError, match="12 games given, the config says 13"):

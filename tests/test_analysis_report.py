@@ -45,13 +45,20 @@ def test_report_is_one_self_contained_html(built):
     images = re.findall(r'<img[^>]+src="data:image/png;base64,', html)
     assert len(images) >= 12  # every figure of the four notebooks, embedded
     assert "<script src=" not in html and 'src="http' not in html
-    for title in ("Disagreement between rulesets", "Who finishes last", "The A/B effect and komi",
-                  "Superko and cycles", "Report timing"):
+    for title in (
+        "Disagreement between rulesets",
+        "Who finishes last",
+        "The A/B effect and komi",
+        "Superko and cycles",
+        "Report timing",
+    ):
         assert title in html
-    assert "Traceback" not in html and "Error" not in re.sub(r"<style.*?</style>", "", html, flags=re.S)
+    assert "Traceback" not in html and "Error" not in re.sub(
+        r"<style.*?</style>", "", html, flags=re.S
+    )
     assert "1 game(s) fail the self-check" in html
-    failing = html[html.index("<caption>Games failing the self-check</caption>"):]
-    cells = re.findall(r"<td[^>]*>([^<]*)</td>", failing[:failing.index("</table>")])
+    failing = html[html.index("<caption>Games failing the self-check</caption>") :]
+    cells = re.findall(r"<td[^>]*>([^<]*)</td>", failing[: failing.index("</table>")])
     assert cells[:2] == ["superko-9", str(PLANTED_BAD_GAME)]  # run, game_id
     assert [p.name for p in built.parent.iterdir()] == ["report.html"]  # no temporary file left
     umask = os.umask(0)
@@ -84,7 +91,6 @@ def test_bad_file_or_incomplete_run_stops_before_any_notebook(tmp_path, monkeypa
     assert not (tmp_path / "r.html").exists()
 
 
-
 def test_unwritable_out_stops_before_any_notebook(tmp_path, runs, monkeypatch):
     monkeypatch.setattr(report, "execute_notebook", _never)
     blocker = tmp_path / "a-file"
@@ -94,11 +100,14 @@ def test_unwritable_out_stops_before_any_notebook(tmp_path, runs, monkeypatch):
     with pytest.raises(UserError, match=f"--out {tmp_path}: is a folder"):
         report.build_report(runs, tmp_path)
 
+
 def _quick(monkeypatch):
     """Replace notebook execution by a trivial executed notebook (for path and write tests)."""
+
     def fake(path, run_dirs, timeout=None):
         nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(f"# {path.name}")])
         return nb
+
     monkeypatch.setattr(report, "execute_notebook", fake)
 
 
@@ -118,28 +127,37 @@ def test_write_is_atomic(runs, tmp_path, monkeypatch):
 
     def broken(nb):
         raise RuntimeError("export failed")
+
     monkeypatch.setattr(report, "to_html", broken)
     with pytest.raises(RuntimeError, match="export failed"):
         report.build_report(runs, out)
-    assert out.read_text() == "old report" and [p.name for p in tmp_path.iterdir()] == ["report.html"]
+    assert out.read_text() == "old report" and [p.name for p in tmp_path.iterdir()] == [
+        "report.html"
+    ]
 
 
 def _bad_notebook(folder, name="bad.ipynb"):
-    nb = nbformat.v4.new_notebook(cells=[
-        nbformat.v4.new_markdown_cell("# A notebook that fails"),
-        nbformat.v4.new_code_cell("RUN_DIRS = []", metadata={"tags": ["parameters"]}),
-        nbformat.v4.new_code_cell("from analysis import load\nassert RUN_DIRS, 'no runs'"),
-        nbformat.v4.new_code_cell("load.load_runs(RUN_DIRS, columns=['game_id'])\n"
-                                  "raise KeyError('boom\\nsecond line')")])
+    nb = nbformat.v4.new_notebook(
+        cells=[
+            nbformat.v4.new_markdown_cell("# A notebook that fails"),
+            nbformat.v4.new_code_cell("RUN_DIRS = []", metadata={"tags": ["parameters"]}),
+            nbformat.v4.new_code_cell("from analysis import load\nassert RUN_DIRS, 'no runs'"),
+            nbformat.v4.new_code_cell(
+                "load.load_runs(RUN_DIRS, columns=['game_id'])\n"
+                "raise KeyError('boom\\nsecond line')"
+            ),
+        ]
+    )
     nbformat.write(nb, folder / name)
 
 
 def test_failing_notebook_names_itself(runs, tmp_path, monkeypatch):
     _bad_notebook(tmp_path)
     monkeypatch.setattr(report, "NOTEBOOK_DIR", tmp_path)
-    with pytest.raises(report.ReportError,
-                       match=re.escape(f"{tmp_path / 'bad.ipynb'}: cell 4 failed: KeyError: "
-                                       f"'boom\\nsecond line'")):
+    with pytest.raises(
+        report.ReportError,
+        match=re.escape(f"{tmp_path / 'bad.ipynb'}: cell 4 failed: KeyError: 'boom\\nsecond line'"),
+    ):
         report.build_report(runs, tmp_path / "r.html", notebooks=["bad.ipynb"])
     assert not (tmp_path / "r.html").exists()
 
@@ -147,14 +165,17 @@ def test_failing_notebook_names_itself(runs, tmp_path, monkeypatch):
 def test_failing_notebook_is_one_line_from_the_command(runs, tmp_path, monkeypatch, capsys):
     """`jpdsim report` where a notebook cell raises: one line on stderr, exit 2, no file."""
     from sim import cli
+
     _bad_notebook(tmp_path, report.NOTEBOOKS[0])
     monkeypatch.setattr(report, "NOTEBOOK_DIR", tmp_path)
     out = tmp_path / "out" / "r.html"
     rc = cli.main(["report", *map(str, runs), "--out", str(out)])
     err = capsys.readouterr().err
     assert rc == 2
-    assert err.splitlines() == [f"jpdsim report: error: {tmp_path / report.NOTEBOOKS[0]}: cell 4 "
-                                f"failed: KeyError: 'boom\\nsecond line'"]
+    assert err.splitlines() == [
+        f"jpdsim report: error: {tmp_path / report.NOTEBOOKS[0]}: cell 4 "
+        f"failed: KeyError: 'boom\\nsecond line'"
+    ]
     assert not out.exists() and not out.parent.exists()
 
 
@@ -163,17 +184,23 @@ def test_figures_and_tables_on_tiny_and_empty_data():
     empty = frame([{"area_diff_jpd": 3, "ending": "cycle"}])
     for data in (df, empty):
         d = disagreement.disagreement(data, by="board_size")
-        figs = [plots.disagreement_heatmap(disagreement.disagreement_matrix(data)),
-                plots.disagreement_directions(disagreement.disagreement(data)),
-                plots.rate_by(d, "board_size", ["ruleset_1", "ruleset_2"]),
-                plots.crosstab_heatmap(finishes_last.crosstab(data, normalize=True), "x"),
-                plots.stacked_shares(finishes_last.relations(data, by="board_size"), "board_size",
-                                     list(finishes_last.RELATIONS), "x"),
-                plots.ab_area_diff(ab_effect.area_diff_histogram(data)),
-                plots.komi_curves(komi.komi_curves(data)),
-                plots.komi_curves(komi.komi_curves(data, by="board_size"), by="board_size"),
-                plots.fair_komi(komi.fair_komi(data, n_boot=10)),
-                plots.length_histogram(cycles.length_histogram(data), by="repetition")]
+        figs = [
+            plots.disagreement_heatmap(disagreement.disagreement_matrix(data)),
+            plots.disagreement_directions(disagreement.disagreement(data)),
+            plots.rate_by(d, "board_size", ["ruleset_1", "ruleset_2"]),
+            plots.crosstab_heatmap(finishes_last.crosstab(data, normalize=True), "x"),
+            plots.stacked_shares(
+                finishes_last.relations(data, by="board_size"),
+                "board_size",
+                list(finishes_last.RELATIONS),
+                "x",
+            ),
+            plots.ab_area_diff(ab_effect.area_diff_histogram(data)),
+            plots.komi_curves(komi.komi_curves(data)),
+            plots.komi_curves(komi.komi_curves(data, by="board_size"), by="board_size"),
+            plots.fair_komi(komi.fair_komi(data, n_boot=10)),
+            plots.length_histogram(cycles.length_histogram(data), by="repetition"),
+        ]
         for fig in figs:
             ax = fig.axes[0]
             assert ax.get_xlabel() and (ax.get_ylabel() or ax.get_title())
@@ -210,11 +237,16 @@ record_moves = "cycles"
 def real_report(tmp_path_factory):
     """A small run played by `jpdsim run` (one worker) and its report by `jpdsim report`."""
     from sim import cli
+
     root = tmp_path_factory.mktemp("real")
     (root / "small.toml").write_text(REAL_CONFIG)
     run = root / "run"
-    assert cli.main(["run", str(root / "small.toml"), "--out", str(run), "--workers", "1",
-                     "--no-progress"]) == 0
+    assert (
+        cli.main(
+            ["run", str(root / "small.toml"), "--out", str(run), "--workers", "1", "--no-progress"]
+        )
+        == 0
+    )
     html = root / "report.html"
     assert cli.main(["report", str(run), "--out", str(html)]) == 0
     return run, html.read_text(encoding="utf-8")
@@ -226,8 +258,14 @@ def test_report_on_a_real_run(real_report):
     # 9 figures always; more where the data have them (disagreements, endings other than pause)
     assert len(re.findall(r'<img[^>]+src="data:image/png;base64,', html)) >= 9
     assert "<script src=" not in html and 'src="http' not in html
-    for title in ("Disagreement between rulesets", "Who finishes last", "The A/B effect and komi",
-                  "Superko and cycles", "JPD self-check", "Report timing"):
+    for title in (
+        "Disagreement between rulesets",
+        "Who finishes last",
+        "The A/B effect and komi",
+        "Superko and cycles",
+        "JPD self-check",
+        "Report timing",
+    ):
         assert title in body, title
     assert "<strong>400 games</strong> from 1 run(s)" in body
     assert "<strong>0 game(s) fail the self-check</strong>" in body

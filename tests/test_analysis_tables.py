@@ -9,7 +9,6 @@ from sim.schema import RULESETS
 from tests.analysis_fixtures import PLANTED_BAD_GAME, frame, rows_superko
 
 
-
 def winners_frame(categorical: bool) -> pd.DataFrame:
     w = {  # one row per game: jpd_a, jpd_b, jpd_tangsong, chinese, japanese
         0: ("B", "W", "B", "W", "B"),
@@ -63,12 +62,16 @@ def test_disagreement_by_board_size_matrix_and_crosstab():
 
 
 def players_frame() -> pd.DataFrame:
-    return load.compact(pd.DataFrame({
-        "last_real_move_by": ["B", "B", "W", "W", None, "B"],
-        "first_pass_or_virtual_by": ["W", "B", "B", "W", "W", None],
-        "area_diff_jpd": [7.0, 8.0, 9.0, 10.0, 0.0, 1.0],
-        "board_size": [9, 9, 9, 13, 13, 13],
-    }))
+    return load.compact(
+        pd.DataFrame(
+            {
+                "last_real_move_by": ["B", "B", "W", "W", None, "B"],
+                "first_pass_or_virtual_by": ["W", "B", "B", "W", "W", None],
+                "area_diff_jpd": [7.0, 8.0, 9.0, 10.0, 0.0, 1.0],
+                "board_size": [9, 9, 9, 13, 13, 13],
+            }
+        )
+    )
 
 
 def test_who_finishes_last_tables():
@@ -81,7 +84,12 @@ def test_who_finishes_last_tables():
     assert shares.loc["last_real_move_by", ["B", "W", "none"]].tolist() == [3, 2, 1]
     assert shares.loc["first_pass_or_virtual_by", ["B", "W", "none"]].tolist() == [2, 3, 1]
     rel = finishes_last.relations(df).iloc[0]
-    assert (rel["opposite"], rel["same"], rel["no pass or virtual"], rel["no real move"]) == (2, 2, 1, 1)
+    assert (rel["opposite"], rel["same"], rel["no pass or virtual"], rel["no real move"]) == (
+        2,
+        2,
+        1,
+        1,
+    )
     assert rel["not opposite rate"] == 0.5
     by = finishes_last.relations(df, by="board_size").set_index("board_size")
     assert by.loc[9, ["opposite", "same"]].tolist() == [2, 1]
@@ -90,7 +98,12 @@ def test_who_finishes_last_tables():
 
 def test_parity_of_the_area_difference():
     p = finishes_last.parity_table(players_frame()).set_index("area diff parity")
-    assert p.loc["odd", ["games", "opposite", "same", "no pass or virtual"]].tolist() == [3, 2, 0, 1]
+    assert p.loc["odd", ["games", "opposite", "same", "no pass or virtual"]].tolist() == [
+        3,
+        2,
+        0,
+        1,
+    ]
     assert p.loc["even", ["games", "same", "no real move"]].tolist() == [3, 2, 1]
     assert p.loc["odd", "not opposite rate"] == 0 and p.loc["even", "not opposite rate"] == 1
     by_config = finishes_last.parity_table(players_frame(), by="config")  # added when absent
@@ -100,14 +113,16 @@ def test_parity_of_the_area_difference():
 
 
 def ab_frame() -> pd.DataFrame:
-    return frame([
-        {"area_diff_jpd": 7, "first_pass_or_virtual_by": "B"},    # A: B +0.5, B: W -0.5 -> differ
-        {"area_diff_jpd": 7, "first_pass_or_virtual_by": "W"},    # both W -0.5
-        {"area_diff_jpd": 7, "first_pass_or_virtual_by": None},   # differ
-        {"area_diff_jpd": 8, "first_pass_or_virtual_by": "B"},    # both B
-        {"area_diff_jpd": 6, "first_pass_or_virtual_by": "B"},    # both W
-        {"area_diff_jpd": 7, "first_pass_or_virtual_by": "B", "ending": "cycle"},  # no winner
-    ])
+    return frame(
+        [
+            {"area_diff_jpd": 7, "first_pass_or_virtual_by": "B"},  # A: B +0.5, B: W -0.5 -> differ
+            {"area_diff_jpd": 7, "first_pass_or_virtual_by": "W"},  # both W -0.5
+            {"area_diff_jpd": 7, "first_pass_or_virtual_by": None},  # differ
+            {"area_diff_jpd": 8, "first_pass_or_virtual_by": "B"},  # both B
+            {"area_diff_jpd": 6, "first_pass_or_virtual_by": "B"},  # both W
+            {"area_diff_jpd": 7, "first_pass_or_virtual_by": "B", "ending": "cycle"},  # no winner
+        ]
+    )
 
 
 def test_ab_effect():
@@ -120,7 +135,9 @@ def test_ab_effect():
     assert by.loc["B", ["games", "differ"]].tolist() == [3, 1]
     assert by.loc["W", ["games", "differ"]].tolist() == [1, 0]
     assert by.loc["none", ["games", "differ"]].tolist() == [1, 1]
-    assert by.loc["W", "mean shift A-B (points)"] == 0 and by.loc["B", "mean shift A-B (points)"] == 1
+    assert (
+        by.loc["W", "mean shift A-B (points)"] == 0 and by.loc["B", "mean shift A-B (points)"] == 1
+    )
     by_config = ab_effect.ab_by_first(ab_frame(), by="config")  # added when absent
     assert by_config["games"].sum() == 5 and "config" in by_config.columns
     ex = ab_effect.ab_explain(df)
@@ -132,8 +149,11 @@ def test_ab_effect():
 
 
 def symmetric_frame(first=None) -> pd.DataFrame:
-    rows = [{"area_diff_jpd": d, "first_pass_or_virtual_by": first}
-            for d, n in ((5, 1), (6, 2), (7, 3), (8, 2), (9, 1)) for _ in range(n)]
+    rows = [
+        {"area_diff_jpd": d, "first_pass_or_virtual_by": first}
+        for d, n in ((5, 1), (6, 2), (7, 3), (8, 2), (9, 1))
+        for _ in range(n)
+    ]
     rows.append({"area_diff_jpd": 100, "ending": "cycle"})  # unscored: left out
     return frame(rows)
 
@@ -178,10 +198,17 @@ def test_komi_curves():
 
 
 def test_komi_by_group():
-    df = pd.concat([symmetric_frame().assign(board_size=9),
-                    frame([{"area_diff_jpd": 3}] * 4).assign(board_size=13)], ignore_index=True)
+    df = pd.concat(
+        [
+            symmetric_frame().assign(board_size=9),
+            frame([{"area_diff_jpd": 3}] * 4).assign(board_size=13),
+        ],
+        ignore_index=True,
+    )
     fk = komi.fair_komi(df, rulesets=["jpd_b"], by="board_size", n_boot=50).set_index("board_size")
-    assert fk.loc[9, "fair komi"] == pytest.approx(7) and fk.loc[13, "fair komi"] == pytest.approx(3)
+    assert fk.loc[9, "fair komi"] == pytest.approx(7) and fk.loc[13, "fair komi"] == pytest.approx(
+        3
+    )
     assert fk.loc[13, "fair komi lo"] == pytest.approx(3) and fk.loc[13, "games"] == 4
 
 
@@ -191,13 +218,19 @@ def test_endings_lengths_bans_conversions():
     assert e.loc[["pause", "four_virtual", "move_limit", "cycle"], "count"].tolist() == [9, 2, 1, 0]
     assert (e["games"] == 12).all() and e.loc["pause", "rate"] == 0.75
     wide = cycles.endings_wide(df)
-    assert wide.columns.tolist() == ["repetition", "games", "pause share", "four_virtual share",
-                                     "move_limit share"]
+    assert wide.columns.tolist() == [
+        "repetition",
+        "games",
+        "pause share",
+        "four_virtual share",
+        "move_limit share",
+    ]
     moves = np.array([r["moves"] for r in rows_superko()])
     ln = cycles.lengths(df).iloc[0]
     assert ln["mean"] == pytest.approx(moves.mean()) and ln["std"] == pytest.approx(moves.std())
-    assert [ln["min"], ln["p50"], ln["p95"], ln["max"]] == \
-        np.quantile(moves, [0, 0.5, 0.95, 1], method="inverted_cdf").tolist()
+    assert [ln["min"], ln["p50"], ln["p95"], ln["max"]] == np.quantile(
+        moves, [0, 0.5, 0.95, 1], method="inverted_cdf"
+    ).tolist()
     h = cycles.length_histogram(df)
     assert h["games"].sum() == 12 and h.set_index("moves").loc[648, "games"] == 1
     b = cycles.repetition_bans(df).iloc[0]
@@ -215,8 +248,9 @@ def test_self_check_lists_the_planted_game():
     df = frame(rows_superko())
     bad = cycles.self_check(df)
     assert bad["game_id"].tolist() == [PLANTED_BAD_GAME]
-    assert bad.iloc[0][["area_diff_jpd", "equal_stones_diff", "expected", "difference"]].tolist() == \
-        [5.0, 3.0, 4.0, -1.0]
+    assert bad.iloc[0][
+        ["area_diff_jpd", "equal_stones_diff", "expected", "difference"]
+    ].tolist() == [5.0, 3.0, 4.0, -1.0]
     s = cycles.self_check_summary(df).iloc[0]
     assert (s["games"], s["checked"], s["mismatches"]) == (12, 12, 1)
     fine = frame([r for r in rows_superko() if r["game_id"] != PLANTED_BAD_GAME])
@@ -224,7 +258,9 @@ def test_self_check_lists_the_planted_game():
 
 
 def test_everything_survives_games_without_a_winner():
-    df = frame([{"area_diff_jpd": 3, "ending": "cycle"}, {"area_diff_jpd": -2, "ending": "move_limit"}])
+    df = frame(
+        [{"area_diff_jpd": 3, "ending": "cycle"}, {"area_diff_jpd": -2, "ending": "move_limit"}]
+    )
     assert (disagreement.disagreement(df)["games"] == 0).all()
     assert disagreement.disagreement(df)["rate"].isna().all()
     assert ab_effect.ab_summary(df).iloc[0]["games"] == 0
@@ -239,19 +275,53 @@ def test_everything_survives_games_without_a_winner():
 
 def test_show_formats_small_rates_and_merges_intervals():
     from analysis import show
-    assert [show.percent(v) for v in (0, 0.0083, 2.82e-5, 0.005, 0.99999, float("nan"))] == \
-        ["0%", "0.83%", "0.0028%", "0.50%", "100.00%", "–"]
-    assert [show.significant(v) for v in (0.0019855, 0.0999, 3.8e-5, 112.384, -0.0123)] == \
-        ["0.0020", "0.10", "0.000038", "112.38", "-0.012"]
-    df = pd.DataFrame({"games": [1_100_000, 0], "differ": [31, 0], "rate": [31 / 1.1e6, np.nan],
-                       "lo": [1.9855e-5, np.nan], "hi": [4.0e-5, np.nan],
-                       "fair komi": [1.84, 7.0], "fair komi lo": [1.75, 6.5], "fair komi hi": [1.92, 7.5],
-                       "min": [73.0, np.nan], "game_id": [5, 6]})
-    assert show.intervals(df.columns) == [("rate", "lo", "hi"), ("fair komi", "fair komi lo", "fair komi hi")]
+
+    assert [show.percent(v) for v in (0, 0.0083, 2.82e-5, 0.005, 0.99999, float("nan"))] == [
+        "0%",
+        "0.83%",
+        "0.0028%",
+        "0.50%",
+        "100.00%",
+        "–",
+    ]
+    assert [show.significant(v) for v in (0.0019855, 0.0999, 3.8e-5, 112.384, -0.0123)] == [
+        "0.0020",
+        "0.10",
+        "0.000038",
+        "112.38",
+        "-0.012",
+    ]
+    df = pd.DataFrame(
+        {
+            "games": [1_100_000, 0],
+            "differ": [31, 0],
+            "rate": [31 / 1.1e6, np.nan],
+            "lo": [1.9855e-5, np.nan],
+            "hi": [4.0e-5, np.nan],
+            "fair komi": [1.84, 7.0],
+            "fair komi lo": [1.75, 6.5],
+            "fair komi hi": [1.92, 7.5],
+            "min": [73.0, np.nan],
+            "game_id": [5, 6],
+        }
+    )
+    assert show.intervals(df.columns) == [
+        ("rate", "lo", "hi"),
+        ("fair komi", "fair komi lo", "fair komi hi"),
+    ]
     shown = show.table(df)
-    assert list(shown.data.columns) == ["games", "differ", "rate (95% CI)", "fair komi (95% CI)",
-                                        "min", "game_id"]
-    assert shown.data["rate (95% CI)"].tolist() == ["0.0028%\u00a0(0.0020\u2060–\u20600.0040%)", "–"]
+    assert list(shown.data.columns) == [
+        "games",
+        "differ",
+        "rate (95% CI)",
+        "fair komi (95% CI)",
+        "min",
+        "game_id",
+    ]
+    assert shown.data["rate (95% CI)"].tolist() == [
+        "0.0028%\u00a0(0.0020\u2060–\u20600.0040%)",
+        "–",
+    ]
     assert shown.data["fair komi (95% CI)"].tolist()[1] == "7.00\u00a0(6.50\u2060–\u20607.50)"
     html = shown.to_html()
     assert ">1,100,000<" in html and ">73<" in html and ">5<" in html  # whole floats, ids plain

@@ -26,8 +26,12 @@ def test_defaults_are_resolved(tmp_path):
     assert cfg.rules.max_actions == 8 * 7 * 7
     assert cfg.rules.komi == {**DEFAULT_KOMI, "chinese": 5.5}
     assert (cfg.shard_size, cfg.seed, cfg.record_moves) == (10_000, 0, "none")
-    assert (cfg.policy_b, cfg.policy_w, cfg.rules.repetition, cfg.rules.suicide) == \
-        ("random", "random", "global_superko", "multi")
+    assert (cfg.policy_b, cfg.policy_w, cfg.rules.repetition, cfg.rules.suicide) == (
+        "random",
+        "random",
+        "global_superko",
+        "multi",
+    )
     assert isinstance(cfg.virtual_rate, float)
 
 
@@ -37,16 +41,18 @@ def test_smallest_board_takes_the_default_komi(tmp_path):
 
 
 def test_a_preset_with_overrides(tmp_path):
-    cfg = load_config(write(tmp_path, "rules = 'japanese'\nboard_size = 9\ngames = 5\n"
-                                      "suicide = 'multi'\n"))
+    cfg = load_config(
+        write(tmp_path, "rules = 'japanese'\nboard_size = 9\ngames = 5\nsuicide = 'multi'\n")
+    )
     assert cfg.rules == Rules.preset("japanese", 9, suicide="multi")
     assert (cfg.rules.repetition, cfg.rules.suicide) == ("basic_ko", "multi")
     assert config_from_dict(cfg.to_dict(), "manifest") == cfg  # resolved: no preset needed
 
 
 def test_overrides_and_shards(tmp_path):
-    cfg = load_config(write(tmp_path, "board_size = 5\ngames = 10\nshard_size = 4\nseed = 3\n"),
-                      games=11, seed=9)
+    cfg = load_config(
+        write(tmp_path, "board_size = 5\ngames = 10\nshard_size = 4\nseed = 3\n"), games=11, seed=9
+    )
     assert (cfg.games, cfg.seed, cfg.n_shards) == (11, 9, 3)
     assert [list(cfg.shard_range(i)) for i in range(3)] == [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10]]
 
@@ -60,31 +66,38 @@ def test_frozen_and_roundtrip():
         dataclasses.replace(cfg, games=0)
 
 
-@pytest.mark.parametrize("text, key, words", [
-    ("board_size = 5\ngames = 10\nboardsize = 5\n", "boardsize", "unknown key"),
-    ("board_size = 5\ngames = '10'\n", "games", "must be an integer"),
-    ("board_size = 5\ngames = 10.0\n", "games", "must be an integer"),
-    ("board_size = 5\ngames = true\n", "games", "must be an integer"),
-    ("board_size = 26\ngames = 10\n", "board_size", "2..25"),
-    ("board_size = 5\ngames = 0\n", "games", "must be in 1.."),
-    ("board_size = 5\ngames = 10\nvirtual_rate = 1.5\n", "virtual_rate", "0..1"),
-    ("board_size = 5\ngames = 10\nvirtual_rate = 'high'\n", "virtual_rate", "must be a number"),
-    ("board_size = 5\ngames = 10\nseed = -1\n", "seed", "must be in 0.."),
-    ("board_size = 5\ngames = 10\nmax_actions = 0\n", "max_actions", "must be in 1.."),
-    ("board_size = 5\ngames = 10\nshard_size = 0\n", "shard_size", "must be in 1.."),
-    ("board_size = 5\ngames = 10\nrepetition = 'superko'\n", "repetition", "global_superko"),
-    ("board_size = 5\ngames = 10\nsuicide = 'single'\n", "suicide", "must be one of"),
-    ("board_size = 5\ngames = 10\npolicy_b = 'mcts9'\n", "policy_b", "must be one of"),
-    ("board_size = 5\ngames = 10\nrecord_moves = 'some'\n", "record_moves", "cycles"),
-    ("board_size = 5\ngames = 10\nname = 'a b'\n", "name", "folder-safe"),
-    ("board_size = 5\ngames = 10\n[komi]\nkorean = 6.5\n", "komi.korean", "unknown ruleset"),
-    ("board_size = 5\ngames = 10\nrules = 'korean'\n", "rules", "must be one of jpd, "),
-    ("board_size = 5\ngames = 10\ndead_stones = 'agree'\n", "dead_stones", "all_alive"),
-    ("board_size = 5\ngames = 10\n[komi]\njpd_a = '6.5'\n", "komi.jpd_a", "must be a finite number"),
-    ("board_size = 5\ngames = 10\n[komi]\njpd_a = nan\n", "komi.jpd_a", "finite number"),
-    ("board_size = 5\ngames = 10\nkomi = 6.5\n", "komi", "table"),
-    ("games = 10\n", "board_size", "missing"),
-])
+@pytest.mark.parametrize(
+    "text, key, words",
+    [
+        ("board_size = 5\ngames = 10\nboardsize = 5\n", "boardsize", "unknown key"),
+        ("board_size = 5\ngames = '10'\n", "games", "must be an integer"),
+        ("board_size = 5\ngames = 10.0\n", "games", "must be an integer"),
+        ("board_size = 5\ngames = true\n", "games", "must be an integer"),
+        ("board_size = 26\ngames = 10\n", "board_size", "2..25"),
+        ("board_size = 5\ngames = 0\n", "games", "must be in 1.."),
+        ("board_size = 5\ngames = 10\nvirtual_rate = 1.5\n", "virtual_rate", "0..1"),
+        ("board_size = 5\ngames = 10\nvirtual_rate = 'high'\n", "virtual_rate", "must be a number"),
+        ("board_size = 5\ngames = 10\nseed = -1\n", "seed", "must be in 0.."),
+        ("board_size = 5\ngames = 10\nmax_actions = 0\n", "max_actions", "must be in 1.."),
+        ("board_size = 5\ngames = 10\nshard_size = 0\n", "shard_size", "must be in 1.."),
+        ("board_size = 5\ngames = 10\nrepetition = 'superko'\n", "repetition", "global_superko"),
+        ("board_size = 5\ngames = 10\nsuicide = 'single'\n", "suicide", "must be one of"),
+        ("board_size = 5\ngames = 10\npolicy_b = 'mcts9'\n", "policy_b", "must be one of"),
+        ("board_size = 5\ngames = 10\nrecord_moves = 'some'\n", "record_moves", "cycles"),
+        ("board_size = 5\ngames = 10\nname = 'a b'\n", "name", "folder-safe"),
+        ("board_size = 5\ngames = 10\n[komi]\nkorean = 6.5\n", "komi.korean", "unknown ruleset"),
+        ("board_size = 5\ngames = 10\nrules = 'korean'\n", "rules", "must be one of jpd, "),
+        ("board_size = 5\ngames = 10\ndead_stones = 'agree'\n", "dead_stones", "all_alive"),
+        (
+            "board_size = 5\ngames = 10\n[komi]\njpd_a = '6.5'\n",
+            "komi.jpd_a",
+            "must be a finite number",
+        ),
+        ("board_size = 5\ngames = 10\n[komi]\njpd_a = nan\n", "komi.jpd_a", "finite number"),
+        ("board_size = 5\ngames = 10\nkomi = 6.5\n", "komi", "table"),
+        ("games = 10\n", "board_size", "missing"),
+    ],
+)
 def test_config_errors_name_key_and_file(tmp_path, text, key, words):
     path = write(tmp_path, text)
     with pytest.raises(UserError) as err:
@@ -120,4 +133,6 @@ def test_shipped_configs_exist():
     names = {p.name for p in CONFIGS.glob("*.toml")}
     assert {"quickstart.toml", "19x19.toml", "superko_stress.toml"} <= names
     stress = load_config(CONFIGS / "superko_stress.toml")
-    assert stress.virtual_rate > 0 and stress.record_moves == "cycles" and stress.rules.board_size <= 9
+    assert (
+        stress.virtual_rate > 0 and stress.record_moves == "cycles" and stress.rules.board_size <= 9
+    )

@@ -1,10 +1,11 @@
 """The numba engine against the pure-Python reference, move by move, on 2,000 random games:
 every board size 2..9 x every repetition mode x four styles of play (plain, with voluntary
-virtual moves, without suicide, the capture player). The games are the batched kernel's own (``play_batch`` with
-recorded moves); each is re-played action by action in ``sim.engine.game.Game`` (exact mode) and in
-``tests.reference.RefGame``, comparing the legal-move sets and boards after every action and
-every outcome field at the end, and checking the outcome invariants. The engine's state check
-(``sim.engine.check``) runs after every action, in the batch and in ``Game``."""
+virtual moves, without suicide, the capture player). The games are the batched kernel's own
+(``play_batch`` with recorded moves); each is re-played action by action in
+``sim.engine.game.Game`` (exact mode) and in ``tests.reference.RefGame``, comparing the
+legal-move sets and boards after every action and every outcome field at the end, and checking
+the outcome invariants. The engine's state check (``sim.engine.check``) runs after every action,
+in the batch and in ``Game``."""
 
 import numpy as np
 import pytest
@@ -25,17 +26,25 @@ STYLES = [  # (suicide, virtual_rate, policy of both colours, games)
 
 
 def batch(size, repetition, suicide, virtual_rate, policy, games, seed):
-    return play_batch(Rules(size, repetition, suicide), policy_b=policy, policy_w=policy,
-                      virtual_rate=virtual_rate, seed=seed, game_ids=np.arange(games),
-                      record_moves=True, check=True)
+    return play_batch(
+        Rules(size, repetition, suicide),
+        policy_b=policy,
+        policy_w=policy,
+        virtual_rate=virtual_rate,
+        seed=seed,
+        game_ids=np.arange(games),
+        record_moves=True,
+        check=True,
+    )
 
 
 @pytest.mark.parametrize("repetition", REPETITIONS)
 @pytest.mark.parametrize("size", range(2, 10))
 def test_random_games_match_reference(size, repetition):
     for style, (suicide, virtual_rate, policy, games) in enumerate(STYLES):
-        columns, moves = batch(size, repetition, suicide, virtual_rate, policy, games,
-                               seed=1000 * size + style)
+        columns, moves = batch(
+            size, repetition, suicide, virtual_rate, policy, games, seed=1000 * size + style
+        )
         for j, actions in enumerate(moves):
             ref = RefGame(size, repetition, suicide)
             eng = Game(Rules(size, repetition, suicide))

@@ -1,5 +1,6 @@
-"""`sim.engine.game.Game` and `sim.selfplay.play_batch` refuse bad input with a ValueError instead of
-handing it to kernels that do not check bounds."""
+"""`sim.engine.game.Game` and `sim.selfplay.play_batch` refuse bad input with a ValueError
+instead of handing it to kernels that do not check bounds; `sim.rules.Rules` is the one rules
+validator, with named presets."""
 
 import numpy as np
 import pytest
@@ -22,19 +23,22 @@ def test_bad_setups(setup):
         Game(Rules(5), setup=setup)
 
 
-@pytest.mark.parametrize("options, message", [
-    (dict(board_size=1), "board_size: must be in 2..25, got 1"),
-    (dict(board_size=26), "board_size: must be in 2..25, got 26"),
-    (dict(board_size=5.0), "board_size: must be an integer, got 5.0"),
-    (dict(board_size=5, max_actions=0), "max_actions: must be in 1..1,000,000, got 0"),
-    (dict(board_size=5, max_actions=10**7), "max_actions: must be in 1..1,000,000"),
-    (dict(board_size=5, repetition="superko"), "repetition: must be one of .*; got 'superko'"),
-    (dict(board_size=5, suicide="single"), "suicide: must be one of multi, none; got 'single'"),
-    (dict(board_size=5, dead_stones="agree_later"), "dead_stones: must be one of all_alive"),
-    (dict(board_size=5, komi={"jpd_a": float("inf")}), "komi.jpd_a: must be a finite number"),
-    (dict(board_size=5, komi={"korean": 6.5}), "komi.korean: unknown ruleset"),
-    (dict(board_size=5, komi=[6.5]), "komi: must be a table of ruleset = number"),
-])
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        (dict(board_size=1), "board_size: must be in 2..25, got 1"),
+        (dict(board_size=26), "board_size: must be in 2..25, got 26"),
+        (dict(board_size=5.0), "board_size: must be an integer, got 5.0"),
+        (dict(board_size=5, max_actions=0), "max_actions: must be in 1..1,000,000, got 0"),
+        (dict(board_size=5, max_actions=10**7), "max_actions: must be in 1..1,000,000"),
+        (dict(board_size=5, repetition="superko"), "repetition: must be one of .*; got 'superko'"),
+        (dict(board_size=5, suicide="single"), "suicide: must be one of multi, none; got 'single'"),
+        (dict(board_size=5, dead_stones="agree_later"), "dead_stones: must be one of all_alive"),
+        (dict(board_size=5, komi={"jpd_a": float("inf")}), "komi.jpd_a: must be a finite number"),
+        (dict(board_size=5, komi={"korean": 6.5}), "komi.korean: unknown ruleset"),
+        (dict(board_size=5, komi=[6.5]), "komi: must be a table of ruleset = number"),
+    ],
+)
 def test_bad_rules(options, message):
     with pytest.raises(RuleError, match=message) as err:
         Rules(**options)
@@ -43,15 +47,20 @@ def test_bad_rules(options, message):
 
 def test_presets_and_defaults():
     rules = Rules(9)
-    assert (rules.repetition, rules.suicide, rules.max_actions, rules.dead_stones) == \
-        ("global_superko", "multi", 8 * 81, "all_alive")
+    assert (rules.repetition, rules.suicide, rules.max_actions, rules.dead_stones) == (
+        "global_superko",
+        "multi",
+        8 * 81,
+        "all_alive",
+    )
     assert rules.komi == DEFAULT_KOMI
     assert Rules.preset("jpd", 9) == rules
     japanese = Rules.preset("japanese", 7, max_actions=50, komi={"jpd_b": 0.5})
     assert (japanese.repetition, japanese.suicide, japanese.max_actions) == ("basic_ko", "none", 50)
     assert japanese.komi == {**DEFAULT_KOMI, "jpd_b": 0.5}
-    assert {name: Rules.preset(name, 5).repetition for name in PRESETS} == \
-        {name: preset["repetition"] for name, preset in PRESETS.items()}
+    assert {name: Rules.preset(name, 5).repetition for name in PRESETS} == {
+        name: preset["repetition"] for name, preset in PRESETS.items()
+    }
     with pytest.raises(RuleError, match="rules: must be one of jpd, "):
         Rules.preset("korean", 9)
     assert Rules(**rules.to_dict()) == rules
@@ -59,12 +68,21 @@ def test_presets_and_defaults():
         Game(9)
 
 
-@pytest.mark.parametrize("options, message", [
-    (dict(policy_b="greedy"), "unknown policy_b 'greedy'"),
-    (dict(virtual_rate=1.5), r"virtual_rate must be in \[0, 1\]"),
-])
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        (dict(policy_b="greedy"), "unknown policy_b 'greedy'"),
+        (dict(virtual_rate=1.5), r"virtual_rate must be in \[0, 1\]"),
+    ],
+)
 def test_bad_batches(options, message):
-    args = dict(policy_b="random", policy_w="random", virtual_rate=0.0, seed=0,
-                game_ids=np.arange(2), record_moves=False)
+    args = dict(
+        policy_b="random",
+        policy_w="random",
+        virtual_rate=0.0,
+        seed=0,
+        game_ids=np.arange(2),
+        record_moves=False,
+    )
     with pytest.raises(ValueError, match=message):
         play_batch(Rules(5), **{**args, **options})

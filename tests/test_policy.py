@@ -5,12 +5,12 @@ import numpy as np
 import pytest
 
 from sim.coords import PASS, format_action, parse_action
+from sim.engine.state import INTERIOR, PLAIN
 from sim.players.capture import capture_move
 from sim.players.random import fills_own_eye, random_move
 from sim.players.stream import below, start_stream, uniform
-from sim.engine.state import INTERIOR, PLAIN
-from tests.conftest import numba_game as Game
 from tests.conftest import new_game
+from tests.conftest import numba_game as Game
 
 
 def point_of(game, bordered):
@@ -72,54 +72,76 @@ def test_random_move_is_legal_and_not_an_own_eye():
 
 
 def test_random_move_passes_when_only_own_eyes_are_left():
-    game = new_game(Game, diagram="""
+    game = new_game(
+        Game,
+        diagram="""
         .X.X.
         XXXXX
         XXXXX
         XXXXX
         .X.X.
-        """)
+        """,
+    )
     assert random_move(game._g, rng(), 0.0)[0] == PASS
 
 
 def test_eye_definition():
-    game = new_game(Game, diagram="""
+    game = new_game(
+        Game,
+        diagram="""
         .X...
         XO...
         .....
         ..XX.
         .X.X.
-        """)
+        """,
+    )
+
     def eye(vertex, colour):
         return fills_own_eye(game._g, game._g.pt[INTERIOR, parse_action(vertex, 5)], colour)
 
     assert not eye("A5", 1)  # on the edge with a White stone on a diagonal: a false eye
-    assert eye("C1", 1)      # on the edge, no White stone on its diagonals
+    assert eye("C1", 1)  # on the edge, no White stone on its diagonals
     assert not eye("E1", 1)  # E2 is empty
     assert not eye("C3", 1)  # empty neighbours
     assert not eye("C1", 2)  # Black's eye is no eye of White's
 
 
-@pytest.mark.parametrize("diagram, moves, expected", [
-    # White's last move B2 puts its own stone in atari (liberty B1): Black takes it
-    (""".....
+@pytest.mark.parametrize(
+    "diagram, moves, expected",
+    [
+        # White's last move B2 puts its own stone in atari (liberty B1): Black takes it
+        (
+            """.....
         .....
         .X...
         X.X..
-        .....""", "E5 B2", "B1"),
-    # Black's last move B1 put the White pair A1-A2 in atari; White played elsewhere
-    (""".....
+        .....""",
+            "E5 B2",
+            "B1",
+        ),
+        # Black's last move B1 put the White pair A1-A2 in atari; White played elsewhere
+        (
+            """.....
         .....
         .....
         OX...
-        O....""", "B1 E5", "A3"),
-    # both: the pair A1-A2 (next to Black's last move B2) beats the stone E1 (White's last)
-    (""".....
+        O....""",
+            "B1 E5",
+            "A3",
+        ),
+        # both: the pair A1-A2 (next to Black's last move B2) beats the stone E1 (White's last)
+        (
+            """.....
         .....
         X....
         O..XX
-        O.X..""", "B2 E1", "B1"),
-])
+        O.X..""",
+            "B2 E1",
+            "B1",
+        ),
+    ],
+)
 def test_capture_player_takes_the_largest_chain_in_atari(diagram, moves, expected):
     game = new_game(Game, diagram=diagram, moves=moves)
     action, verdict = capture_move(game._g, rng(), 0.0)

@@ -19,8 +19,15 @@ from sim.run.config import RunConfig
 from sim.run.shard import play_table
 from sim.schema import GAME_SCHEMA, SCHEMA_VERSION
 
-CFG = RunConfig(name="rec", games=60, rules=Rules(5, repetition="basic_ko", max_actions=120),
-                shard_size=20, seed=3, virtual_rate=0.2, record_moves="cycles")
+CFG = RunConfig(
+    name="rec",
+    games=60,
+    rules=Rules(5, repetition="basic_ko", max_actions=120),
+    shard_size=20,
+    seed=3,
+    virtual_rate=0.2,
+    record_moves="cycles",
+)
 
 
 @pytest.fixture(scope="module")
@@ -58,7 +65,9 @@ def test_games_files(run_dir):
 
 def test_moves_kept_for_cycles(run_dir):
     counts = read_games(run_dir, columns=["actions"])["actions"].to_pylist()
-    moves = pa.concat_tables(pq.read_table(p) for p in sorted((run_dir / "moves").glob("*.parquet")))
+    moves = pa.concat_tables(
+        pq.read_table(p) for p in sorted((run_dir / "moves").glob("*.parquet"))
+    )
     assert moves.schema.equals(MOVES_SCHEMA, check_metadata=True)
     ids = moves["game_id"].to_pylist()
     games, _ = play_table(CFG, np.arange(60), record_moves=False)
@@ -74,8 +83,12 @@ def test_moves_kept_for_cycles(run_dir):
 
 
 def test_moves_selection_rule():
-    games = pa.table({"ending": ["pause", "pause", "cycle", "four_virtual"],
-                      "repetition_bans": pa.array([0, 2, 0, 0], pa.int32())})
+    games = pa.table(
+        {
+            "ending": ["pause", "pause", "cycle", "four_virtual"],
+            "repetition_bans": pa.array([0, 2, 0, 0], pa.int32()),
+        }
+    )
     assert moves_selection("cycles", games).tolist() == [False, True, True, True]
     assert moves_selection("all", games).tolist() == [True] * 4
     assert moves_selection("none", games).tolist() == [False] * 4
@@ -142,8 +155,7 @@ DAMAGE = {
 def test_bad_files_are_reported(copy, damage):
     damage(copy)
     reason = DAMAGE[damage]
-    for read in (check_run, read_games,
-                 lambda run: runner.run(CFG, run, resume=True)):
+    for read in (check_run, read_games, lambda run: runner.run(CFG, run, resume=True)):
         with pytest.raises(UserError) as err:
             read(copy)
         msg = str(err.value)

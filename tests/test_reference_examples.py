@@ -6,7 +6,8 @@ import pytest
 
 from sim.coords import format_action, format_diagram, parse_action, parse_diagram
 from sim.schema import OUTCOME_FIELDS
-from tests.conftest import EXAMPLE_CASES as CASES, EXAMPLES
+from tests.conftest import EXAMPLE_CASES as CASES
+from tests.conftest import EXAMPLES
 from tests.reference import RefGame
 
 if not CASES:
@@ -21,9 +22,13 @@ def replay(args):
         setup = parse_diagram(setup, size)
     elif isinstance(setup, list) and setup and isinstance(setup[0], str):
         setup = parse_diagram("\n".join(setup), size)
-    game = RefGame(size, repetition=args.get("repetition", "global_superko"),
-                   suicide=args.get("suicide", "multi"), max_actions=args.get("max_actions"),
-                   setup=setup)
+    game = RefGame(
+        size,
+        repetition=args.get("repetition", "global_superko"),
+        suicide=args.get("suicide", "multi"),
+        max_actions=args.get("max_actions"),
+        setup=setup,
+    )
     for k, token in enumerate(args["moves"], 1):
         reason = game.play(parse_action(token, size))
         if reason is not None:
@@ -45,7 +50,9 @@ def test_example(case):
     got["legal_moves"] = sorted(format_action(p, size) for p in game.legal_moves())
     for field in OUTCOME_FIELDS:
         assert field in expected, f"example lacks {field}"
-    mismatches = {k: (got.get(k, "<missing>"), v) for k, v in expected.items() if got.get(k, "<missing>") != v}
+    mismatches = {
+        k: (got.get(k, "<missing>"), v) for k, v in expected.items() if got.get(k, "<missing>") != v
+    }
     assert not mismatches, f"(reference, example): {mismatches}"
     # JSON-ready: the same types as the example (int vs float vs str vs None)
     for k, v in expected.items():

@@ -42,8 +42,14 @@ def replay(capsys, *args):
 
 def command_args(args, tmp_path):
     """The command line of a case's args (the setup diagram written to a file)."""
-    line = ["--size", args["size"], "--repetition", args["repetition"],
-            "--suicide", args["suicide"]]
+    line = [
+        "--size",
+        args["size"],
+        "--repetition",
+        args["repetition"],
+        "--suicide",
+        args["suicide"],
+    ]
     if args.get("max_actions") is not None:
         line += ["--max-actions", args["max_actions"]]
     for ruleset, value in (args.get("komi") or {}).items():
@@ -61,8 +67,11 @@ def assert_same_object(got, expected):
     assert list(expected) == OUTPUT_KEYS
     wrong = {k: (got[k], expected[k]) for k in OUTPUT_KEYS if got[k] != expected[k]}
     assert not wrong, f"(got, expected): {wrong}"
-    types = {k: (type(got[k]).__name__, type(expected[k]).__name__) for k in OUTPUT_KEYS
-             if type(got[k]) is not type(expected[k])}
+    types = {
+        k: (type(got[k]).__name__, type(expected[k]).__name__)
+        for k in OUTPUT_KEYS
+        if type(got[k]) is not type(expected[k])
+    }
     assert not types, f"(got, expected) types: {types}"
 
 
@@ -88,7 +97,10 @@ def test_setup_without_liberty_is_a_command_error(capsys, tmp_path):
     path = tmp_path / "setup.txt"
     path.write_text(text)
     assert replay(capsys, "--size", 3, "--setup", path, "A1") == (
-        2, "", f"jpdsim replay: error: --setup {path}: setup stone at A3 has no liberty\n")
+        2,
+        "",
+        f"jpdsim replay: error: --setup {path}: setup stone at A3 has no liberty\n",
+    )
     with pytest.raises(ValueError, match="no liberty"):
         RefGame(3, setup=parse_diagram(text, 3))
 
@@ -115,15 +127,21 @@ def test_reference_reproduces_the_case(case):
 def test_file_is_what_the_generator_writes(tmp_path):
     out = tmp_path / "replay_cases.jsonl"
     assert generator.main(["--out", str(out)]) == 0
-    assert out.read_text(encoding="utf-8") == DATA.read_text(encoding="utf-8"), \
+    assert out.read_text(encoding="utf-8") == DATA.read_text(encoding="utf-8"), (
         "tests/data/replay_cases.jsonl is stale: run python -m tests.data.make_replay_cases"
+    )
 
 
 def test_generator_runs_by_path(tmp_path):
     out = tmp_path / "cases.jsonl"
     script = Path(generator.__file__)
-    done = subprocess.run([sys.executable, str(script), "--out", str(out)], capture_output=True,
-                          text=True, cwd=tmp_path, check=True)
+    done = subprocess.run(
+        [sys.executable, str(script), "--out", str(out)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        check=True,
+    )
     assert done.stdout.strip() == f"{len(CASES)} cases -> {out}"
     assert out.read_bytes() == DATA.read_bytes()
 
@@ -136,8 +154,15 @@ def test_cases_are_well_formed():
         assert c["rule"].startswith("RULES.md §")
         args = c["args"]
         assert list(args)[:5] == ["size", "moves", "setup", "repetition", "suicide"]
-        assert set(args) <= {"size", "moves", "setup", "repetition", "suicide", "max_actions",
-                             "komi"}
+        assert set(args) <= {
+            "size",
+            "moves",
+            "setup",
+            "repetition",
+            "suicide",
+            "max_actions",
+            "komi",
+        }
         assert set(args.get("komi") or {}) <= set(RULESETS)
 
 
@@ -146,9 +171,18 @@ def test_cases_cover_the_contract():
     outputs = [c["output"] for c in CASES if "output" in c]
     errors = [c["error"] for c in CASES if "error" in c]
     reasons = Counter(e.split(": ", 1)[1] for e in errors)
-    for reason in ("occupied", "suicide", "ko", "superko", "off board", "not a move",
-                   "game over (pause)", "game over (four_virtual)", "game over (cycle)",
-                   "game over (move_limit)"):
+    for reason in (
+        "occupied",
+        "suicide",
+        "ko",
+        "superko",
+        "off board",
+        "not a move",
+        "game over (pause)",
+        "game over (four_virtual)",
+        "game over (cycle)",
+        "game over (move_limit)",
+    ):
         assert reasons[reason], reason
     assert {o["ending"] for o in outputs} == {None, "pause", "four_virtual", "cycle", "move_limit"}
     for mode in REPETITIONS:  # every mode: a refused move and a played game
@@ -158,8 +192,11 @@ def test_cases_cover_the_contract():
         assert any(c["args"]["suicide"] == suicide and "error" in c for c in CASES), suicide
     assert any(o["suicides_w"] or o["suicides_b"] for o in outputs)
     assert any(o["converted_passes"] for o in outputs)
-    assert any(o["ending"] == "four_virtual" and o["actions"] > o["moves"] + o["passes"]
-               - o["converted_passes"] for o in outputs)  # the declining action, not played
+    assert any(
+        o["ending"] == "four_virtual"
+        and o["actions"] > o["moves"] + o["passes"] - o["converted_passes"]
+        for o in outputs
+    )  # the declining action, not played
     assert any(o["moku_b"] < 0 for o in outputs) and any(o["moku_w"] < 0 for o in outputs)
     # who passed first and who finished last: the A版 point, the 唐宋版 point, both, neither
     triggers = {(o["first_pass_or_virtual_by"], o["last_real_move_by"]) for o in outputs}

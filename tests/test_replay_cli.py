@@ -24,8 +24,16 @@ def replay(capsys, *args):
 def example_args(case):
     a = case["args"]
     assert a["setup"] is None  # the examples start from the empty board
-    return ["--size", a["size"], "--repetition", a["repetition"], "--suicide", a["suicide"], "--legal",
-            *a["moves"]]
+    return [
+        "--size",
+        a["size"],
+        "--repetition",
+        a["repetition"],
+        "--suicide",
+        a["suicide"],
+        "--legal",
+        *a["moves"],
+    ]
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["title"] for c in CASES])
@@ -52,14 +60,20 @@ def test_unfinished_game_and_legal_moves(capsys):
     assert "legal_moves" not in json.loads(out)
 
 
-@pytest.mark.parametrize("moves, line", [
-    (["C3", "Z9"], "move 2 (Z9): off board"),
-    (["C3", "C6"], "move 2 (C6): off board"),
-    (["C3", "I3"], "move 2 (I3): not a move"),
-    (["C3", "foo"], "move 2 (foo): not a move"),
-    (["pass", "pass", "C3"], "move 3 (C3): game over (pause)"),
-    (["C3", "virtual", "virtual", "virtual", "virtual", "A1"], "move 6 (A1): game over (four_virtual)"),
-])
+@pytest.mark.parametrize(
+    "moves, line",
+    [
+        (["C3", "Z9"], "move 2 (Z9): off board"),
+        (["C3", "C6"], "move 2 (C6): off board"),
+        (["C3", "I3"], "move 2 (I3): not a move"),
+        (["C3", "foo"], "move 2 (foo): not a move"),
+        (["pass", "pass", "C3"], "move 3 (C3): game over (pause)"),
+        (
+            ["C3", "virtual", "virtual", "virtual", "virtual", "A1"],
+            "move 6 (A1): game over (four_virtual)",
+        ),
+    ],
+)
 def test_bad_moves(capsys, moves, line):
     assert replay(capsys, "--size", 5, *moves) == (2, "", line + "\n")
 
@@ -72,20 +86,39 @@ X.XO
 """
 
 
-@pytest.mark.parametrize("repetition, reason", [
-    ("global_superko", "superko"), ("board_superko", "superko"), ("situational_superko", "superko"),
-    ("no_result", "ko"), ("basic_ko", "ko"),
-])
+@pytest.mark.parametrize(
+    "repetition, reason",
+    [
+        ("global_superko", "superko"),
+        ("board_superko", "superko"),
+        ("situational_superko", "superko"),
+        ("no_result", "ko"),
+        ("basic_ko", "ko"),
+    ],
+)
 def test_ko_retake_reason(capsys, tmp_path, repetition, reason):
     setup = tmp_path / "ko.txt"
     setup.write_text(KO)
     # White B3 takes C3; Black's immediate retake at C3 would recreate the position
-    assert replay(capsys, "--size", 4, "--setup", setup, "--repetition", repetition,
-                  "D1", "B3", "C3") == (2, "", f"move 3 (C3): {reason}\n")
+    assert replay(
+        capsys, "--size", 4, "--setup", setup, "--repetition", repetition, "D1", "B3", "C3"
+    ) == (2, "", f"move 3 (C3): {reason}\n")
     # after a virtual move each, the retake recreates the board (with the same side to move)
     # but not the global position: banned only where virtual stones are not part of it
-    status, out, err = replay(capsys, "--size", 4, "--setup", setup, "--repetition", repetition,
-                              "D1", "B3", "virtual", "virtual", "C3")
+    status, out, err = replay(
+        capsys,
+        "--size",
+        4,
+        "--setup",
+        setup,
+        "--repetition",
+        repetition,
+        "D1",
+        "B3",
+        "virtual",
+        "virtual",
+        "C3",
+    )
     if repetition in ("board_superko", "situational_superko"):
         assert (status, err) == (2, "move 5 (C3): superko\n")
     else:
@@ -109,38 +142,71 @@ def test_from_file(capsys, tmp_path):
 def test_setup_and_komi(capsys, tmp_path):
     setup = tmp_path / "setup.txt"
     setup.write_text("X X .\nX . O\n. O O\n")
-    status, out, _ = replay(capsys, "--size", 3, "--setup", setup, "--komi", "jpd_b=0.5",
-                            "--komi", "chinese=-2", "--legal")
+    status, out, _ = replay(
+        capsys,
+        "--size",
+        3,
+        "--setup",
+        setup,
+        "--komi",
+        "jpd_b=0.5",
+        "--komi",
+        "chinese=-2",
+        "--legal",
+    )
     got = json.loads(out)
     assert status == 0 and got["stones_b"] == 3 and got["stones_w"] == 3 and got["moves"] == 0
     assert got["stones_lost_b"] == got["prisoners_w"] == 0  # setup stones are nobody's prisoners
     # C3, B2 and A1 each touch both colours: public
     assert got["public_points"] == 3 and got["area_diff_jpd"] == 0.0
-    assert got["margin_jpd_b"] == -0.5 and got["margin_chinese"] == 2.0 and got["margin_jpd_a"] == -6.5
+    assert (
+        got["margin_jpd_b"] == -0.5 and got["margin_chinese"] == 2.0 and got["margin_jpd_a"] == -6.5
+    )
     assert got["legal_moves"] == ["A1", "B2", "C3"]
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--size", 30, "A1"], "jpdsim replay: error: --size: must be in 2..25, got 30"),
-    (["--size", 5, "--komi", "jpd_x=1"], "jpdsim replay: error: --komi jpd_x: unknown ruleset"),
-    (["--size", 5, "--komi", "jpd_a"], "jpdsim replay: error: --komi jpd_a: expected RULESET=NUMBER"),
-    (["--size", 5, "--max-actions", 0], "jpdsim replay: error: --max-actions: must be in 1..1,000,000, got 0"),
-    (["--size", 5, "--max-actions", 10**11], "jpdsim replay: error: --max-actions: must be in 1..1,000,000"),
-    (["--size", 5, "--komi", "jpd_a=nan"], "jpdsim replay: error: --komi jpd_a: must be a finite number"),
-    (["A1"], "jpdsim replay: error: --size is required"),
-    (["--size", 5, "--repetition", "superko"], "jpdsim replay: error: argument --repetition: invalid choice"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--size", 30, "A1"], "jpdsim replay: error: --size: must be in 2..25, got 30"),
+        (["--size", 5, "--komi", "jpd_x=1"], "jpdsim replay: error: --komi jpd_x: unknown ruleset"),
+        (
+            ["--size", 5, "--komi", "jpd_a"],
+            "jpdsim replay: error: --komi jpd_a: expected RULESET=NUMBER",
+        ),
+        (
+            ["--size", 5, "--max-actions", 0],
+            "jpdsim replay: error: --max-actions: must be in 1..1,000,000, got 0",
+        ),
+        (
+            ["--size", 5, "--max-actions", 10**11],
+            "jpdsim replay: error: --max-actions: must be in 1..1,000,000",
+        ),
+        (
+            ["--size", 5, "--komi", "jpd_a=nan"],
+            "jpdsim replay: error: --komi jpd_a: must be a finite number",
+        ),
+        (["A1"], "jpdsim replay: error: --size is required"),
+        (
+            ["--size", 5, "--repetition", "superko"],
+            "jpdsim replay: error: argument --repetition: invalid choice",
+        ),
+    ],
+)
 def test_bad_options_are_one_line(capsys, args, message):
     status, out, err = replay(capsys, *args)
     assert status == 2 and out == "" and err.count("\n") == 1 and err.startswith(message)
 
 
-@pytest.mark.parametrize("diagram, message", [
-    ("..\n..\n", "diagram has 2 rows, board size is 3"),
-    ("...\n..\n...\n", "diagram row 2 has 2 points, board size is 3"),
-    ("...\n.#.\n...\n", "diagram row 2 has letter '#'; use X, O or ."),
-    ("XO.\nO..\n...\n", "setup stone at A3 has no liberty"),
-])
+@pytest.mark.parametrize(
+    "diagram, message",
+    [
+        ("..\n..\n", "diagram has 2 rows, board size is 3"),
+        ("...\n..\n...\n", "diagram row 2 has 2 points, board size is 3"),
+        ("...\n.#.\n...\n", "diagram row 2 has letter '#'; use X, O or ."),
+        ("XO.\nO..\n...\n", "setup stone at A3 has no liberty"),
+    ],
+)
 def test_bad_setup(capsys, tmp_path, diagram, message):
     path = tmp_path / "setup.txt"
     path.write_text(diagram)

@@ -11,7 +11,16 @@ import pytest
 
 from sim.coords import PASS, VIRTUAL, parse_diagram
 from sim.schema import OUTCOME_FIELDS, REPETITIONS, RULESETS
-from tests.conftest import board_of, check_invariants, diagram, legal, new_game, play, reason, try_moves
+from tests.conftest import (
+    board_of,
+    check_invariants,
+    diagram,
+    legal,
+    new_game,
+    play,
+    reason,
+    try_moves,
+)
 
 ZERO_KOMI = {r: 0.0 for r in RULESETS}
 
@@ -61,8 +70,19 @@ def test_capture_single_stone(Game):
         .....""")
     out = finish(g, SINGLE)
     # a captured setup stone is a lost stone and a prisoner
-    expect(out, stones_b=4, stones_w=0, stones_lost_w=1, stones_lost_b=0, prisoners_b=1,
-           prisoners_w=0, real_moves_b=1, suicides_b=0, last_real_move_by="B", ending=None)
+    expect(
+        out,
+        stones_b=4,
+        stones_w=0,
+        stones_lost_w=1,
+        stones_lost_b=0,
+        prisoners_b=1,
+        prisoners_w=0,
+        real_moves_b=1,
+        suicides_b=0,
+        last_real_move_by="B",
+        ending=None,
+    )
     # White may play into the eye? C3: neighbours all Black, captures nothing: single suicide
     assert "C3" not in legal(g)
     assert reason(g, "C3") == "suicide"
@@ -181,9 +201,21 @@ def test_multi_stone_suicide(Game, suicide):
         ..X..""")
     out = finish(g, MULTI_SUICIDE)
     # the setup stone A1 and the played B1 are both lost by White, both Black's prisoners
-    expect(out, suicides_w=1, suicides_b=0, stones_lost_w=2, stones_lost_b=0, prisoners_b=2,
-           prisoners_w=0, real_moves_w=1, stones_w=0, stones_b=4, moves=2, actions=2,
-           last_real_move_by="W")
+    expect(
+        out,
+        suicides_w=1,
+        suicides_b=0,
+        stones_lost_w=2,
+        stones_lost_b=0,
+        prisoners_b=2,
+        prisoners_w=0,
+        real_moves_w=1,
+        stones_w=0,
+        stones_b=4,
+        moves=2,
+        actions=2,
+        last_real_move_by="W",
+    )
 
 
 BOTH_WITHOUT = """
@@ -224,8 +256,13 @@ X.XO.
 .XO..
 .....
 """
-IMMEDIATE_REASON = {"global_superko": "superko", "no_result": "ko", "board_superko": "superko",
-                    "situational_superko": "superko", "basic_ko": "ko"}
+IMMEDIATE_REASON = {
+    "global_superko": "superko",
+    "no_result": "ko",
+    "board_superko": "superko",
+    "situational_superko": "superko",
+    "basic_ko": "ko",
+}
 
 
 @pytest.mark.parametrize("repetition", REPETITIONS)
@@ -241,8 +278,13 @@ def test_ko_immediate_recapture(Game, repetition):
 
 
 # after "C3 virtual virtual": the retake B3 recreates the start board with new virtual counts
-AFTER_VIRTUALS = {"global_superko": None, "no_result": None, "board_superko": "superko",
-                  "situational_superko": "superko", "basic_ko": None}
+AFTER_VIRTUALS = {
+    "global_superko": None,
+    "no_result": None,
+    "board_superko": "superko",
+    "situational_superko": "superko",
+    "basic_ko": None,
+}
 
 
 @pytest.mark.parametrize("repetition", REPETITIONS)
@@ -255,8 +297,18 @@ def test_virtual_moves_and_ko_ban(Game, repetition):
         return
     assert diagram(g) == board_of(KO)
     out = finish(g, KO)
-    expect(out, ending=None, real_moves_b=1, real_moves_w=1, virtual_moves_b=1, virtual_moves_w=1,
-           stones_lost_b=1, stones_lost_w=1, moves=4, first_pass_or_virtual_by="W")
+    expect(
+        out,
+        ending=None,
+        real_moves_b=1,
+        real_moves_w=1,
+        virtual_moves_b=1,
+        virtual_moves_w=1,
+        stones_lost_b=1,
+        stones_lost_w=1,
+        moves=4,
+        first_pass_or_virtual_by="W",
+    )
     # the retake stands; now Black's immediate retake is banned again
     assert "C3" not in legal(g)
     assert reason(g, "C3") == IMMEDIATE_REASON[repetition]
@@ -283,8 +335,16 @@ def test_situational_versus_board_superko(Game, repetition):
     if expected is not None:
         return
     assert diagram(g) == board_of(SUICIDE_RETURN)
-    expect(finish(g, SUICIDE_RETURN), ending=None, suicides_b=1, stones_lost_b=2, prisoners_w=2,
-           real_moves_b=2, virtual_moves_w=1, stones_b=0)
+    expect(
+        finish(g, SUICIDE_RETURN),
+        ending=None,
+        suicides_b=1,
+        stones_lost_b=2,
+        prisoners_w=2,
+        real_moves_b=2,
+        virtual_moves_w=1,
+        stones_b=0,
+    )
 
 
 def test_multi_stone_suicide_forbidden_by_option_none(Game):
@@ -302,8 +362,13 @@ OO...
 """
 # A1 E5 B1 (Black A1 B1 suicide) D5 (White E5 D5 suicide): the start position returns,
 # the same global position as four moves ago (not the two-move ko position).
-CYCLE_REASON = {"global_superko": "superko", "no_result": None, "board_superko": "superko",
-                "situational_superko": "superko", "basic_ko": None}
+CYCLE_REASON = {
+    "global_superko": "superko",
+    "no_result": None,
+    "board_superko": "superko",
+    "situational_superko": "superko",
+    "basic_ko": None,
+}
 
 
 @pytest.mark.parametrize("repetition", REPETITIONS)
@@ -319,14 +384,42 @@ def test_cycle(Game, repetition):
     # the start board: Black C5 D4 E4, White A2 B2 C1; {D5, E5} Black's, {A1, B1} White's,
     # the other 15 empty points one component touching both colours: public.
     # Japanese: the 15 points are dame; every stone touches them, so all is in seki.
-    expect(out, actions=4, moves=4, real_moves_b=2, real_moves_w=2, suicides_b=1, suicides_w=1,
-           stones_lost_b=2, stones_lost_w=2, prisoners_b=2, prisoners_w=2, stones_b=3, stones_w=3,
-           public_points=15, territory_b_jpd=2, territory_w_jpd=2, area_b_jpd=12.5,
-           area_w_jpd=12.5, area_diff_jpd=0.0, moku_b=0, moku_w=0, balanced_moves=4,
-           equal_stones_diff=0.0, area_diff_chinese=0, territory_diff_japanese=0,
-           first_pass_or_virtual_by=None, last_real_move_by="W")
-    assert margins(out) == {"jpd_a": -6.5, "jpd_b": -7.5, "jpd_tangsong": -6.5, "chinese": -7.5,
-                            "japanese": -6.5}
+    expect(
+        out,
+        actions=4,
+        moves=4,
+        real_moves_b=2,
+        real_moves_w=2,
+        suicides_b=1,
+        suicides_w=1,
+        stones_lost_b=2,
+        stones_lost_w=2,
+        prisoners_b=2,
+        prisoners_w=2,
+        stones_b=3,
+        stones_w=3,
+        public_points=15,
+        territory_b_jpd=2,
+        territory_w_jpd=2,
+        area_b_jpd=12.5,
+        area_w_jpd=12.5,
+        area_diff_jpd=0.0,
+        moku_b=0,
+        moku_w=0,
+        balanced_moves=4,
+        equal_stones_diff=0.0,
+        area_diff_chinese=0,
+        territory_diff_japanese=0,
+        first_pass_or_virtual_by=None,
+        last_real_move_by="W",
+    )
+    assert margins(out) == {
+        "jpd_a": -6.5,
+        "jpd_b": -7.5,
+        "jpd_tangsong": -6.5,
+        "chinese": -7.5,
+        "japanese": -6.5,
+    }
     if repetition == "no_result":
         assert out["ending"] == "cycle"
         assert set(winners(out).values()) == {None}
@@ -345,14 +438,34 @@ def test_cycle(Game, repetition):
 def test_pass_conversion_counts(Game):
     g = new_game(Game, size=5, moves="C3 pass D4")
     out = finish(g)
-    expect(out, ending=None, actions=3, moves=3, passes=1, converted_passes=1, virtual_moves_w=1,
-           virtual_moves_b=0, real_moves_b=2, first_pass_or_virtual_by="W", last_real_move_by="B",
-           balanced_moves=2)
+    expect(
+        out,
+        ending=None,
+        actions=3,
+        moves=3,
+        passes=1,
+        converted_passes=1,
+        virtual_moves_w=1,
+        virtual_moves_b=0,
+        real_moves_b=2,
+        first_pass_or_virtual_by="W",
+        last_real_move_by="B",
+        balanced_moves=2,
+    )
     assert g.to_move == 2
 
 
-@pytest.mark.parametrize("moves", ["virtual pass", "pass virtual", "virtual virtual",
-                                   "C3 virtual pass", "C3 pass virtual", "pass virtual pass"])
+@pytest.mark.parametrize(
+    "moves",
+    [
+        "virtual pass",
+        "pass virtual",
+        "virtual virtual",
+        "C3 virtual pass",
+        "C3 pass virtual",
+        "pass virtual pass",
+    ],
+)
 def test_no_pause_without_two_passes(Game, moves):
     g = new_game(Game, size=5, moves=moves)
     assert g.ending is None
@@ -361,8 +474,17 @@ def test_no_pause_without_two_passes(Game, moves):
 def test_pass_then_virtual_converts(Game):
     # Black pass, White virtual: the pass becomes a Black virtual move placed before it
     g = new_game(Game, size=5, moves="pass virtual")
-    expect(finish(g), ending=None, actions=2, moves=2, passes=1, converted_passes=1,
-           virtual_moves_b=1, virtual_moves_w=1, first_pass_or_virtual_by="B")
+    expect(
+        finish(g),
+        ending=None,
+        actions=2,
+        moves=2,
+        passes=1,
+        converted_passes=1,
+        virtual_moves_b=1,
+        virtual_moves_w=1,
+        first_pass_or_virtual_by="B",
+    )
 
 
 def test_pause_and_game_over(Game):
@@ -371,11 +493,27 @@ def test_pause_and_game_over(Game):
     out = finish(g)
     # one Black stone, 24 Black points; White passed first: A-negative move, S_B - S_W = 1,
     # the stone goes back to the bowl: k = 0, public 0 + 1, moku_b 24, moku_w 0 -> 24
-    expect(out, ending="pause", actions=3, moves=1, passes=2, converted_passes=0,
-           first_pass_or_virtual_by="W", last_real_move_by="B", public_points=0,
-           territory_b_jpd=24, area_b_jpd=25.0, area_w_jpd=0.0, area_diff_jpd=25.0, moku_b=24,
-           moku_w=0, balanced_moves=0, equal_stones_diff=24.0, area_diff_chinese=25,
-           territory_diff_japanese=24)
+    expect(
+        out,
+        ending="pause",
+        actions=3,
+        moves=1,
+        passes=2,
+        converted_passes=0,
+        first_pass_or_virtual_by="W",
+        last_real_move_by="B",
+        public_points=0,
+        territory_b_jpd=24,
+        area_b_jpd=25.0,
+        area_w_jpd=0.0,
+        area_diff_jpd=25.0,
+        moku_b=24,
+        moku_w=0,
+        balanced_moves=0,
+        equal_stones_diff=24.0,
+        area_diff_chinese=25,
+        territory_diff_japanese=24,
+    )
     assert margins(out) == {r: 17.5 for r in RULESETS}
     assert set(winners(out).values()) == {"B"}
     assert legal(g) == []
@@ -402,8 +540,18 @@ def test_pending_pass_counts_as_converted(Game, repetition):
     if expected is not None:
         expect(finish(g, PENDING), converted_passes=0, virtual_moves_b=0)
         return
-    expect(finish(g, PENDING), ending=None, actions=4, moves=4, passes=1, converted_passes=1,
-           virtual_moves_b=1, suicides_w=1, stones_lost_w=2, first_pass_or_virtual_by="B")
+    expect(
+        finish(g, PENDING),
+        ending=None,
+        actions=4,
+        moves=4,
+        passes=1,
+        converted_passes=1,
+        virtual_moves_b=1,
+        suicides_w=1,
+        stones_lost_w=2,
+        first_pass_or_virtual_by="B",
+    )
     assert diagram(g).splitlines()[0:2] == ["..X..", "...XX"]
     assert diagram(g).splitlines()[-1] == "X.O.."
 
@@ -417,14 +565,36 @@ def test_four_virtual_non_consecutive(Game):
     assert g.ending == "four_virtual"
     assert diagram(g) == board_of(KO)
     out = finish(g, KO)
-    expect(out, ending="four_virtual", actions=8, moves=8, real_moves_b=1, real_moves_w=1,
-           virtual_moves_b=3, virtual_moves_w=3, passes=0, stones_lost_b=1, stones_lost_w=1,
-           first_pass_or_virtual_by="B", last_real_move_by="W")
+    expect(
+        out,
+        ending="four_virtual",
+        actions=8,
+        moves=8,
+        real_moves_b=1,
+        real_moves_w=1,
+        virtual_moves_b=3,
+        virtual_moves_w=3,
+        passes=0,
+        stones_lost_b=1,
+        stones_lost_w=1,
+        first_pass_or_virtual_by="B",
+        last_real_move_by="W",
+    )
     # P0: no point touches both colours; C3 (all White around) is White's, the other 17
     # empty points one component touching both: public
-    expect(out, public_points=17, territory_b_jpd=0, territory_w_jpd=1, area_b_jpd=11.5,
-           area_w_jpd=13.5, area_diff_jpd=-2.0, moku_b=-4, moku_w=-3, balanced_moves=8,
-           equal_stones_diff=-2.0)
+    expect(
+        out,
+        public_points=17,
+        territory_b_jpd=0,
+        territory_w_jpd=1,
+        area_b_jpd=11.5,
+        area_w_jpd=13.5,
+        area_diff_jpd=-2.0,
+        moku_b=-4,
+        moku_w=-3,
+        balanced_moves=8,
+        equal_stones_diff=-2.0,
+    )
     assert legal(g) == []
     assert reason(g, "C3") == "game over (four_virtual)"
 
@@ -435,11 +605,28 @@ def test_four_virtual_completed_by_conversion(Game):
     assert reason(g, "C3") is None  # legal: counts as an action, not played
     assert g.ending == "four_virtual"
     out = finish(g)
-    expect(out, ending="four_virtual", actions=5, moves=4, passes=1, converted_passes=1,
-           virtual_moves_b=2, virtual_moves_w=2, real_moves_b=0, real_moves_w=0, stones_b=0,
-           last_real_move_by=None, first_pass_or_virtual_by="B", public_points=25,
-           area_b_jpd=12.5, area_w_jpd=12.5, moku_b=-2, moku_w=-2, balanced_moves=4,
-           equal_stones_diff=0.0)
+    expect(
+        out,
+        ending="four_virtual",
+        actions=5,
+        moves=4,
+        passes=1,
+        converted_passes=1,
+        virtual_moves_b=2,
+        virtual_moves_w=2,
+        real_moves_b=0,
+        real_moves_w=0,
+        stones_b=0,
+        last_real_move_by=None,
+        first_pass_or_virtual_by="B",
+        public_points=25,
+        area_b_jpd=12.5,
+        area_w_jpd=12.5,
+        moku_b=-2,
+        moku_w=-2,
+        balanced_moves=4,
+        equal_stones_diff=0.0,
+    )
     assert diagram(g) == board_of("\n".join(["....."] * 5))
 
 
@@ -447,11 +634,28 @@ def test_four_virtual_conversion_with_illegal_declining_action(Game):
     # board {C3}: W virtual, B virtual, W virtual [3], B pass; White declines
     g = new_game(Game, size=5, moves="C3 virtual virtual virtual pass")
     assert reason(g, "C3") == "occupied"  # judged after the conversion; nothing applied
-    expect(finish(g), ending=None, actions=5, passes=1, converted_passes=0, virtual_moves_b=1,
-           virtual_moves_w=2)
+    expect(
+        finish(g),
+        ending=None,
+        actions=5,
+        passes=1,
+        converted_passes=0,
+        virtual_moves_b=1,
+        virtual_moves_w=2,
+    )
     assert reason(g, "D4") is None
-    expect(finish(g), ending="four_virtual", actions=6, moves=5, converted_passes=1,
-           virtual_moves_b=2, virtual_moves_w=2, real_moves_b=1, real_moves_w=0, stones_w=0)
+    expect(
+        finish(g),
+        ending="four_virtual",
+        actions=6,
+        moves=5,
+        converted_passes=1,
+        virtual_moves_b=2,
+        virtual_moves_w=2,
+        real_moves_b=1,
+        real_moves_w=0,
+        stones_w=0,
+    )
 
 
 # ----------------------------------------------------------------------------------------------
@@ -470,12 +674,22 @@ def test_move_cap(Game):
 
 def test_pass_at_cap_stays_unconverted(Game):
     g = new_game(Game, size=5, moves="C3 pass", max_actions=2)
-    expect(finish(g), ending="move_limit", actions=2, moves=1, passes=1, converted_passes=0,
-           virtual_moves_w=0, first_pass_or_virtual_by="W")
+    expect(
+        finish(g),
+        ending="move_limit",
+        actions=2,
+        moves=1,
+        passes=1,
+        converted_passes=0,
+        virtual_moves_w=0,
+        first_pass_or_virtual_by="W",
+    )
 
 
-@pytest.mark.parametrize("moves, ending", [("C3 pass pass", "pause"),
-                                           ("virtual virtual virtual virtual", "four_virtual")])
+@pytest.mark.parametrize(
+    "moves, ending",
+    [("C3 pass pass", "pause"), ("virtual virtual virtual virtual", "four_virtual")],
+)
 def test_cap_does_not_replace_an_ending(Game, moves, ending):
     g = new_game(Game, size=5, moves=moves, max_actions=len(moves.split()))
     assert g.ending == ending
@@ -512,13 +726,39 @@ def test_seki_diagram_of_A_6_1(Game):
     # Black stones reaches all Black points; White's C4 D4 are in seki but not the outer
     # group: White 13, Black 0 -> -13.
     # Equal stones with setup stones: (2 + 0 + 12 + 1) - (13 + 0 + 20 + 1) = -19.
-    expect(out, ending=None, actions=0, moves=0, stones_b=12, stones_w=20, stones_lost_b=0,
-           stones_lost_w=0, prisoners_b=0, prisoners_w=0, public_points=2, territory_b_jpd=2,
-           territory_w_jpd=13, area_b_jpd=15.0, area_w_jpd=34.0, area_diff_jpd=-19.0, moku_b=2,
-           moku_w=13, balanced_moves=0, equal_stones_diff=-19.0, area_diff_chinese=-21,
-           territory_diff_japanese=-13, first_pass_or_virtual_by=None, last_real_move_by=None)
-    assert margins(out) == {"jpd_a": -25.5, "jpd_b": -26.5, "jpd_tangsong": -25.5,
-                            "chinese": -28.5, "japanese": -19.5}
+    expect(
+        out,
+        ending=None,
+        actions=0,
+        moves=0,
+        stones_b=12,
+        stones_w=20,
+        stones_lost_b=0,
+        stones_lost_w=0,
+        prisoners_b=0,
+        prisoners_w=0,
+        public_points=2,
+        territory_b_jpd=2,
+        territory_w_jpd=13,
+        area_b_jpd=15.0,
+        area_w_jpd=34.0,
+        area_diff_jpd=-19.0,
+        moku_b=2,
+        moku_w=13,
+        balanced_moves=0,
+        equal_stones_diff=-19.0,
+        area_diff_chinese=-21,
+        territory_diff_japanese=-13,
+        first_pass_or_virtual_by=None,
+        last_real_move_by=None,
+    )
+    assert margins(out) == {
+        "jpd_a": -25.5,
+        "jpd_b": -26.5,
+        "jpd_tangsong": -25.5,
+        "chinese": -28.5,
+        "japanese": -19.5,
+    }
     assert set(winners(out).values()) == {"W"}
 
 
@@ -529,12 +769,32 @@ def test_seki_diagram_of_A_6_1(Game):
 def test_empty_board(Game):
     out = finish(new_game(Game, size=4))
     # one empty component touching no colour: public; nobody owns anything elsewhere
-    expect(out, ending=None, actions=0, public_points=16, territory_b_jpd=0, territory_w_jpd=0,
-           area_b_jpd=8.0, area_w_jpd=8.0, area_diff_jpd=0.0, moku_b=0, moku_w=0,
-           balanced_moves=0, equal_stones_diff=0.0, area_diff_chinese=0,
-           territory_diff_japanese=0, first_pass_or_virtual_by=None, last_real_move_by=None)
-    assert margins(out) == {"jpd_a": -6.5, "jpd_b": -7.5, "jpd_tangsong": -6.5, "chinese": -7.5,
-                            "japanese": -6.5}
+    expect(
+        out,
+        ending=None,
+        actions=0,
+        public_points=16,
+        territory_b_jpd=0,
+        territory_w_jpd=0,
+        area_b_jpd=8.0,
+        area_w_jpd=8.0,
+        area_diff_jpd=0.0,
+        moku_b=0,
+        moku_w=0,
+        balanced_moves=0,
+        equal_stones_diff=0.0,
+        area_diff_chinese=0,
+        territory_diff_japanese=0,
+        first_pass_or_virtual_by=None,
+        last_real_move_by=None,
+    )
+    assert margins(out) == {
+        "jpd_a": -6.5,
+        "jpd_b": -7.5,
+        "jpd_tangsong": -6.5,
+        "chinese": -7.5,
+        "japanese": -6.5,
+    }
     assert set(winners(out).values()) == {"W"}
 
 
@@ -549,9 +809,19 @@ OOO.
 def test_japanese_seed_stone_in_atari(Game):
     # Black B4 A3 B3 has one liberty, A4: a seed; A4 is in seki -> Black 0, White 7
     out = finish(new_game(Game, diagram=ATARI_SEKI), ATARI_SEKI)
-    expect(out, territory_b_jpd=1, territory_w_jpd=7, public_points=0, area_b_jpd=4.0,
-           area_w_jpd=12.0, area_diff_chinese=-8, territory_diff_japanese=-7, moku_b=1, moku_w=7,
-           equal_stones_diff=-8.0)
+    expect(
+        out,
+        territory_b_jpd=1,
+        territory_w_jpd=7,
+        public_points=0,
+        area_b_jpd=4.0,
+        area_w_jpd=12.0,
+        area_diff_chinese=-8,
+        territory_diff_japanese=-7,
+        moku_b=1,
+        moku_w=7,
+        equal_stones_diff=-8.0,
+    )
 
 
 DAME_OPEN = """
@@ -574,11 +844,29 @@ def test_japanese_seed_next_to_dame(Game):
     # D column: dame (public for JPD); both sides' stones touch it, so all their points are
     # in seki for the Japanese count.
     out = finish(new_game(Game, diagram=DAME_OPEN), DAME_OPEN)
-    expect(out, public_points=5, territory_b_jpd=10, territory_w_jpd=0, area_b_jpd=17.5,
-           area_w_jpd=7.5, area_diff_jpd=10.0, area_diff_chinese=10, territory_diff_japanese=0)
+    expect(
+        out,
+        public_points=5,
+        territory_b_jpd=10,
+        territory_w_jpd=0,
+        area_b_jpd=17.5,
+        area_w_jpd=7.5,
+        area_diff_jpd=10.0,
+        area_diff_chinese=10,
+        territory_diff_japanese=0,
+    )
     out = finish(new_game(Game, diagram=DAME_FILLED), DAME_FILLED)
-    expect(out, public_points=0, territory_b_jpd=10, territory_w_jpd=5, area_b_jpd=15.0,
-           area_w_jpd=10.0, area_diff_jpd=5.0, area_diff_chinese=5, territory_diff_japanese=5)
+    expect(
+        out,
+        public_points=0,
+        territory_b_jpd=10,
+        territory_w_jpd=5,
+        area_b_jpd=15.0,
+        area_w_jpd=10.0,
+        area_diff_jpd=5.0,
+        area_diff_chinese=5,
+        territory_diff_japanese=5,
+    )
 
 
 SPLIT = """
@@ -597,11 +885,26 @@ def test_a_version_point_when_white_passes_first(Game):
     # area: Black 6 + 4 = 10, White 5 + 10 = 15 -> -5; Japanese 4 - 10 = -6.
     # equal stones: S_B 1, S_W 0, A-negative to the bowl: k 0, q 1, moku 4 / 10:
     # (4 + 0 + 5 + .5) - (10 + 0 + 5 + .5) = -6
-    expect(out, first_pass_or_virtual_by="W", last_real_move_by="B", area_diff_jpd=-5.0,
-           public_points=0, moku_b=4, moku_w=10, balanced_moves=0, equal_stones_diff=-6.0,
-           area_diff_chinese=-5, territory_diff_japanese=-6)
-    assert margins(out) == {"jpd_a": -6.0, "jpd_b": -5.0, "jpd_tangsong": -6.0, "chinese": -5.0,
-                            "japanese": -6.0}
+    expect(
+        out,
+        first_pass_or_virtual_by="W",
+        last_real_move_by="B",
+        area_diff_jpd=-5.0,
+        public_points=0,
+        moku_b=4,
+        moku_w=10,
+        balanced_moves=0,
+        equal_stones_diff=-6.0,
+        area_diff_chinese=-5,
+        territory_diff_japanese=-6,
+    )
+    assert margins(out) == {
+        "jpd_a": -6.0,
+        "jpd_b": -5.0,
+        "jpd_tangsong": -6.0,
+        "chinese": -5.0,
+        "japanese": -6.0,
+    }
 
 
 def test_tang_song_point_when_black_finishes_last(Game):
@@ -611,11 +914,25 @@ def test_tang_song_point_when_black_finishes_last(Game):
     # area: Black 6 + 4 = 10, White 6 + 9 = 15 -> -5.
     # equal stones: S_B 2, S_W 1, not A: B-negative, Black territory 4 + 1; refill_b 1 virtual:
     # moku_b 4, moku_w 9, k 1 -> (4 + 1 + 5) - (9 + 1 + 5) = -5
-    expect(out, first_pass_or_virtual_by="B", last_real_move_by="B", area_diff_jpd=-5.0,
-           moku_b=4, moku_w=9, balanced_moves=2, equal_stones_diff=-5.0, area_diff_chinese=-5,
-           territory_diff_japanese=-5)
-    assert margins(out) == {"jpd_a": -5.0, "jpd_b": -5.0, "jpd_tangsong": -6.0, "chinese": -5.0,
-                            "japanese": -5.0}
+    expect(
+        out,
+        first_pass_or_virtual_by="B",
+        last_real_move_by="B",
+        area_diff_jpd=-5.0,
+        moku_b=4,
+        moku_w=9,
+        balanced_moves=2,
+        equal_stones_diff=-5.0,
+        area_diff_chinese=-5,
+        territory_diff_japanese=-5,
+    )
+    assert margins(out) == {
+        "jpd_a": -5.0,
+        "jpd_b": -5.0,
+        "jpd_tangsong": -6.0,
+        "chinese": -5.0,
+        "japanese": -5.0,
+    }
 
 
 PRISONER = """
@@ -635,11 +952,29 @@ def test_japanese_prisoners(Game):
     # Japanese: (3 + 1 prisoner) - 10 = -6.
     # equal stones: A-negative to the bowl (S_B 1, S_W 0), q 1, moku_b 3, moku_w 10 - 1 lost:
     # (3 + 0 + 6 + .5) - (9 + 0 + 6 + .5) = -6
-    expect(out, stones_b=7, stones_w=5, stones_lost_w=1, prisoners_b=1, prisoners_w=0,
-           territory_b_jpd=3, territory_w_jpd=10, area_diff_jpd=-5.0, area_diff_chinese=-5,
-           territory_diff_japanese=-6, moku_b=3, moku_w=9, equal_stones_diff=-6.0)
-    assert margins(out) == {"jpd_a": -6.0, "jpd_b": -5.0, "jpd_tangsong": -6.0, "chinese": -5.0,
-                            "japanese": -6.0}
+    expect(
+        out,
+        stones_b=7,
+        stones_w=5,
+        stones_lost_w=1,
+        prisoners_b=1,
+        prisoners_w=0,
+        territory_b_jpd=3,
+        territory_w_jpd=10,
+        area_diff_jpd=-5.0,
+        area_diff_chinese=-5,
+        territory_diff_japanese=-6,
+        moku_b=3,
+        moku_w=9,
+        equal_stones_diff=-6.0,
+    )
+    assert margins(out) == {
+        "jpd_a": -6.0,
+        "jpd_b": -5.0,
+        "jpd_tangsong": -6.0,
+        "chinese": -5.0,
+        "japanese": -6.0,
+    }
     out = g.outcome()  # default komi
     assert margins(out) == {r: -12.5 for r in RULESETS}
 
@@ -666,16 +1001,38 @@ def test_equal_stones_overflow_black(Game):
     # W pass, B pass. S_B 4, S_W 3, Black first: B-negative (Black territory 2 + 1);
     # refill 4 virtual stones -> moku_b -1; moku_w 5 - 3 = 2; k 3:
     # (-1 + 3 + 13 + 0) - (2 + 3 + 5 + 0) = 5 = area (13 + 2) - (8 + 2)
-    g = new_game(Game, diagram=BLACK_NO_ROOM,
-                 moves="virtual E3 virtual E4 virtual E5 virtual pass pass")
+    g = new_game(
+        Game, diagram=BLACK_NO_ROOM, moves="virtual E3 virtual E4 virtual E5 virtual pass pass"
+    )
     out = finish(g, BLACK_NO_ROOM)
-    expect(out, ending="pause", territory_b_jpd=2, territory_w_jpd=2, public_points=0,
-           area_b_jpd=15.0, area_w_jpd=10.0, area_diff_jpd=5.0, moku_b=-1, moku_w=2,
-           balanced_moves=6, equal_stones_diff=5.0, area_diff_chinese=5,
-           territory_diff_japanese=0, last_real_move_by="W", first_pass_or_virtual_by="B",
-           virtual_moves_b=4, passes=2, converted_passes=0)
-    assert margins(out) == {"jpd_a": -1.5, "jpd_b": -2.5, "jpd_tangsong": -1.5,
-                            "chinese": -2.5, "japanese": -6.5}
+    expect(
+        out,
+        ending="pause",
+        territory_b_jpd=2,
+        territory_w_jpd=2,
+        public_points=0,
+        area_b_jpd=15.0,
+        area_w_jpd=10.0,
+        area_diff_jpd=5.0,
+        moku_b=-1,
+        moku_w=2,
+        balanced_moves=6,
+        equal_stones_diff=5.0,
+        area_diff_chinese=5,
+        territory_diff_japanese=0,
+        last_real_move_by="W",
+        first_pass_or_virtual_by="B",
+        virtual_moves_b=4,
+        passes=2,
+        converted_passes=0,
+    )
+    assert margins(out) == {
+        "jpd_a": -1.5,
+        "jpd_b": -2.5,
+        "jpd_tangsong": -1.5,
+        "chinese": -2.5,
+        "japanese": -6.5,
+    }
 
 
 def test_equal_stones_overflow_white_with_a_negative_move(Game):
@@ -686,12 +1043,31 @@ def test_equal_stones_overflow_white_with_a_negative_move(Game):
     # (6 + 3 + 5 + .5) - (-1 + 3 + 8 + .5) = 4 = area (8 + 7) - (8 + 2) - 1
     g = new_game(Game, diagram=WHITE_NO_ROOM, moves="A3 virtual A4 virtual A5 virtual pass pass")
     out = finish(g, WHITE_NO_ROOM, komi=ZERO_KOMI)
-    expect(out, ending="pause", territory_b_jpd=7, territory_w_jpd=2, public_points=0,
-           area_b_jpd=15.0, area_w_jpd=10.0, area_diff_jpd=5.0, moku_b=6, moku_w=-1,
-           balanced_moves=6, equal_stones_diff=4.0, area_diff_chinese=5,
-           territory_diff_japanese=5, first_pass_or_virtual_by="W", last_real_move_by="B")
-    assert margins(out) == {"jpd_a": 4.0, "jpd_b": 5.0, "jpd_tangsong": 4.0, "chinese": 5.0,
-                            "japanese": 5.0}
+    expect(
+        out,
+        ending="pause",
+        territory_b_jpd=7,
+        territory_w_jpd=2,
+        public_points=0,
+        area_b_jpd=15.0,
+        area_w_jpd=10.0,
+        area_diff_jpd=5.0,
+        moku_b=6,
+        moku_w=-1,
+        balanced_moves=6,
+        equal_stones_diff=4.0,
+        area_diff_chinese=5,
+        territory_diff_japanese=5,
+        first_pass_or_virtual_by="W",
+        last_real_move_by="B",
+    )
+    assert margins(out) == {
+        "jpd_a": 4.0,
+        "jpd_b": 5.0,
+        "jpd_tangsong": 4.0,
+        "chinese": 5.0,
+        "japanese": 5.0,
+    }
 
 
 def test_komi_override_and_draw(Game):

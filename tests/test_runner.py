@@ -84,8 +84,7 @@ def test_rows_do_not_depend_on_workers_or_shards(reference, config_file, tmp_pat
     out = capsys.readouterr().out
     assert "games: 120" in out and "B win rate" in out and "winner disagreement" in out
     cfg = load_config(config_file)
-    other = runner.run(dataclasses.replace(cfg, shard_size=17), tmp_path / "s17",
-                       workers=2)
+    other = runner.run(dataclasses.replace(cfg, shard_size=17), tmp_path / "s17", workers=2)
     assert other.state.config.n_shards == 8
     assert read_games(tmp_path / "s17").equals(table)
     # one batch of all ids, in process, gives the same rows too
@@ -93,18 +92,20 @@ def test_rows_do_not_depend_on_workers_or_shards(reference, config_file, tmp_pat
     assert whole.equals(table)
 
 
-
 def test_rows_on_a_dask_cluster(reference, config_file, tmp_path):
     """The same run played as tasks of a Dask distributed cluster gives the same rows."""
     from distributed import LocalCluster
 
     _, table = reference
-    with LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
-                      dashboard_address=None) as cluster:
-        result = runner.run(load_config(config_file), tmp_path / "dask",
-                            scheduler=cluster.scheduler_address)
+    with LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None
+    ) as cluster:
+        result = runner.run(
+            load_config(config_file), tmp_path / "dask", scheduler=cluster.scheduler_address
+        )
     assert result.state.complete and not result.failures
     assert read_games(tmp_path / "dask").equals(table)
+
 
 def test_resume_after_a_lost_shard(reference, config_file, tmp_path, capsys):
     ref_dir, table = reference
@@ -132,8 +133,9 @@ def test_resume_after_a_lost_shard(reference, config_file, tmp_path, capsys):
     assert m["sessions"][1]["games_played"] == 30
 
 
-def test_crashed_worker_is_reported_and_resumed(reference, config_file, tmp_path, monkeypatch,
-                                               capsys):
+def test_crashed_worker_is_reported_and_resumed(
+    reference, config_file, tmp_path, monkeypatch, capsys
+):
     _, table = reference
     out = tmp_path / "run"
     monkeypatch.setenv("JPDSIM_TEST_CRASH_SHARD", "1")
@@ -151,10 +153,26 @@ def test_crashed_worker_is_reported_and_resumed(reference, config_file, tmp_path
 
 def _start(config_file, out, delay):
     env = {**os.environ, "JPDSIM_TEST_SHARD_DELAY": str(delay)}
-    return subprocess.Popen([sys.executable, "-m", "sim", "run", str(config_file), "--out", str(out),
-                             "--workers", "1", "--no-progress"], cwd=ROOT, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)  # its own process group, as in a terminal
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "sim",
+            "run",
+            str(config_file),
+            "--out",
+            str(out),
+            "--workers",
+            "1",
+            "--no-progress",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )  # its own process group, as in a terminal
 
 
 def _wait_for_shards(out, n, proc, timeout=300):
@@ -208,16 +226,23 @@ def test_every_stored_game_replays(reference, tmp_path, capsys):
     part = read_games(out).slice(30, 30)
     counts = part["actions"].to_pylist()
     counts[5] += 1
-    part = part.set_column(part.schema.get_field_index("actions"), "actions",
-                           pa.array(counts, pa.int32()))
-    write_atomic(part, tampered / "games" / "part-00001.parquet",
-                         tampered / "games" / ".part-00001.parquet.tmp")
+    part = part.set_column(
+        part.schema.get_field_index("actions"), "actions", pa.array(counts, pa.int32())
+    )
+    write_atomic(
+        part,
+        tampered / "games" / "part-00001.parquet",
+        tampered / "games" / ".part-00001.parquet.tmp",
+    )
     moves = pq.read_table(out / "moves" / "part-00001.parquet")
     lists = moves["actions"].to_pylist()
     lists[5][3] = -2 if lists[5][3] != -2 else -1
     moves = moves.set_column(1, "actions", pa.array(lists, MOVES_SCHEMA.field("actions").type))
-    write_atomic(moves, tampered / "moves" / "part-00001.parquet",
-                         tampered / "moves" / ".part-00001.parquet.tmp")
+    write_atomic(
+        moves,
+        tampered / "moves" / "part-00001.parquet",
+        tampered / "moves" / ".part-00001.parquet.tmp",
+    )
     result = replay_stored(tampered, 35)
     assert not result["matches"]
     assert list(result["differences"]) == ["actions", "action_list"]
@@ -249,11 +274,13 @@ def test_default_folder_and_options(config_file, tmp_path, monkeypatch, capsys):
 
 def test_summary_counts():
     rulesets = RULESETS
-    table = pa.table({
-        "ending": ["pause", "pause", "four_virtual", "cycle"],
-        **{f"winner_{r}": ["B", "W", "B", None] for r in rulesets[:4]},
-        "winner_japanese": ["W", "W", "draw", None],
-    })
+    table = pa.table(
+        {
+            "ending": ["pause", "pause", "four_virtual", "cycle"],
+            **{f"winner_{r}": ["B", "W", "B", None] for r in rulesets[:4]},
+            "winner_japanese": ["W", "W", "draw", None],
+        }
+    )
     text = summary(table.to_pandas())
     lines = {}
     for line in text.splitlines():  # the first line of each label (results before disagreement)
@@ -264,8 +291,12 @@ def test_summary_counts():
     assert lines["jpd_a"][1:6] == ["2", "1", "0", "1", "66.67%"]
     assert lines["japanese"][1:] == ["0", "2", "1", "1", "0.00%"]
     # disagreement row of jpd_a: 0% with jpd_b, jpd_tangsong, chinese; 2 of 3 with japanese
-    assert [r for r in text.splitlines() if r.startswith("jpd_a") and "%" in r][-1].split()[1:] == \
-        ["0.00%", "0.00%", "0.00%", "66.67%"]
+    assert [r for r in text.splitlines() if r.startswith("jpd_a") and "%" in r][-1].split()[1:] == [
+        "0.00%",
+        "0.00%",
+        "0.00%",
+        "66.67%",
+    ]
 
 
 def test_one_runner_per_folder(config_file, tmp_path):

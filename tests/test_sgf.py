@@ -14,8 +14,15 @@ from sim.rules import Rules
 from sim.run import runner
 from sim.run.config import RunConfig
 
-CFG = RunConfig(name="sgfrun", games=40, rules=Rules(5, komi={"jpd_b": 2.5}), shard_size=20,
-                seed=5, virtual_rate=0.2, record_moves="all")
+CFG = RunConfig(
+    name="sgfrun",
+    games=40,
+    rules=Rules(5, komi={"jpd_b": 2.5}),
+    shard_size=20,
+    seed=5,
+    virtual_rate=0.2,
+    record_moves="all",
+)
 
 _PROP = re.compile(r"\s*([A-Z]+)((?:\s*\[(?:[^\]\\]|\\.)*\])+)", re.S)
 _VALUE = re.compile(r"\[((?:[^\]\\]|\\.)*)\]", re.S)
@@ -31,10 +38,10 @@ def parse(text: str) -> list[dict]:
         if body[pos].isspace():
             pos += 1
             continue
-        assert body[pos] == ";", f"expected a node at {pos}: {body[pos:pos + 20]!r}"
+        assert body[pos] == ";", f"expected a node at {pos}: {body[pos : pos + 20]!r}"
         pos += 1
         node = {}
-        while (m := _PROP.match(body, pos)):
+        while m := _PROP.match(body, pos):
             values = [re.sub(r"\\(.)", r"\1", v) for v in _VALUE.findall(m.group(2))]
             assert m.group(1) not in node, f"property {m.group(1)} twice in a node"
             node[m.group(1)] = values
@@ -48,7 +55,8 @@ def decode(node: dict, size: int) -> tuple[str, int]:
     (value,) = node[colour]
     if value == "":
         return colour, {None: PASS, ("virtual",): VIRTUAL, ("declined",): "declined"}[
-            tuple(node["JV"]) if "JV" in node else None]
+            tuple(node["JV"]) if "JV" in node else None
+        ]
     assert len(value) == 2 and node.get("JV") is None
     x, y = (ord(c) - ord("a") for c in value)
     assert 0 <= x < size and 0 <= y < size
@@ -113,17 +121,37 @@ def test_game_without_moves(tmp_path, capsys):
 
 
 def test_sgf_text_of_a_made_up_game():
-    row = {"game_id": 9, "board_size": 3, "repetition": "basic_ko", "suicide": "none",
-           "komi_jpd_b": 7.5, "policy_b": "ran]dom", "policy_w": "random", "seed": 1,
-           "ending": "pause", "winner_jpd_b": "W", "margin_jpd_b": -4.0, "moves": 3,
-           "converted_passes": 0}
+    row = {
+        "game_id": 9,
+        "board_size": 3,
+        "repetition": "basic_ko",
+        "suicide": "none",
+        "komi_jpd_b": 7.5,
+        "policy_b": "ran]dom",
+        "policy_w": "random",
+        "seed": 1,
+        "ending": "pause",
+        "winner_jpd_b": "W",
+        "margin_jpd_b": -4.0,
+        "moves": 3,
+        "converted_passes": 0,
+    }
     row.update({f"winner_{r}": "draw" for r in ("jpd_a", "jpd_tangsong", "chinese", "japanese")})
     row.update({f"margin_{r}": 0.0 for r in ("jpd_a", "jpd_tangsong", "chinese", "japanese")})
     text = sgf.game_sgf(row, [0, 8, VIRTUAL, PASS, PASS], {"name": "x", "started": "2026-01-02T03"})
     nodes = parse(text)
-    assert nodes[0]["RE"] == ["W+4"] and nodes[0]["PB"] == ["ran]dom"] and nodes[0]["DT"] == ["2026-01-02"]
-    assert nodes[1:] == [{"B": ["aa"]}, {"W": ["cc"]}, {"B": [""], "JV": ["virtual"]}, {"W": [""]},
-                         {"B": [""]}]
+    assert (
+        nodes[0]["RE"] == ["W+4"]
+        and nodes[0]["PB"] == ["ran]dom"]
+        and nodes[0]["DT"] == ["2026-01-02"]
+    )
+    assert nodes[1:] == [
+        {"B": ["aa"]},
+        {"W": ["cc"]},
+        {"B": [""], "JV": ["virtual"]},
+        {"W": [""]},
+        {"B": [""]},
+    ]
     with pytest.raises(UserError, match="not a move"):
         sgf.game_sgf(row, [9], {})
 
@@ -135,8 +163,14 @@ def test_a_declining_action_that_ended_the_game_is_not_a_stone():
     game = Game(Rules(5))
     for token in tokens:
         assert game.play(parse_action(token, 5)) is None
-    row = {**game.outcome(), "game_id": 1, "komi_jpd_b": 7.5, "policy_b": "random",
-           "policy_w": "random", "seed": 0}
+    row = {
+        **game.outcome(),
+        "game_id": 1,
+        "komi_jpd_b": 7.5,
+        "policy_b": "random",
+        "policy_w": "random",
+        "seed": 0,
+    }
     assert row["ending"] == "four_virtual" and row["actions"] == 6 and row["moves"] == 5
     nodes = parse(sgf.game_sgf(row, [parse_action(t, 5) for t in tokens], {}))
     assert nodes[-1]["W"] == [""] and nodes[-1]["JV"] == ["declined"]

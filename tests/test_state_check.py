@@ -7,8 +7,27 @@ import pytest
 from sim.coords import parse_action
 from sim.engine.check import PROBLEMS
 from sim.engine.state import (
-    CHASH, COLOR, CSIZE, EMPTIES, EPOS, HASH, HEAD, INTERIOR, LIBSQ, LIBSUM, LOG_KEY, LOST, MOVES,
-    N_EMPTY, NXT, PLIB, REAL, ST, TO_MOVE, WHITE, slot,
+    CHASH,
+    COLOR,
+    CSIZE,
+    EMPTIES,
+    EPOS,
+    HASH,
+    HEAD,
+    INTERIOR,
+    LIBSQ,
+    LIBSUM,
+    LOG_KEY,
+    LOST,
+    MOVES,
+    N_EMPTY,
+    NXT,
+    PLIB,
+    REAL,
+    ST,
+    TO_MOVE,
+    WHITE,
+    slot,
 )
 from sim.rules import Rules
 from sim.selfplay import play_batch
@@ -35,32 +54,49 @@ def point(g, token):
 
 def _swap_empties(g):
     pt = g._g.pt
-    a, b = pt[EMPTIES, 0], pt[EMPTIES, 1]
-    pt[EPOS, a] = 1  # a claims b's place in the list
+    pt[EPOS, pt[EMPTIES, 0]] = 1  # the first empty point claims the second one's place
 
 
 CORRUPTIONS = {  # what is broken -> (how, the words the check must use)
     "empty list": (_swap_empties, "empty-point list"),
-    "empty count": (lambda g: g._g.tab[ST].__setitem__(N_EMPTY, g._g.tab[ST, N_EMPTY] - 1),
-                    "empty-point list"),
+    "empty count": (
+        lambda g: g._g.tab[ST].__setitem__(N_EMPTY, g._g.tab[ST, N_EMPTY] - 1),
+        "empty-point list",
+    ),
     "chain head": (lambda g: g._g.pt.__setitem__((HEAD, point(g, "C4")), point(g, "D3")), "head"),
-    "chain list": (lambda g: g._g.pt.__setitem__((NXT, head_of(g, "C3")), head_of(g, "C3")),
-                   "circular list"),
+    "chain list": (
+        lambda g: g._g.pt.__setitem__((NXT, head_of(g, "C3")), head_of(g, "C3")),
+        "circular list",
+    ),
     "chain size": (lambda g: g._g.pt.__setitem__((CSIZE, head_of(g, "C3")), 7), "size"),
-    "liberty count": (lambda g: g._g.pt.__setitem__((PLIB, head_of(g, "C3")), 1), "pseudo-liberties"),
-    "liberty sum": (lambda g: g._g.pt.__setitem__((LIBSUM, head_of(g, "C3")), 3), "pseudo-liberties"),
-    "liberty squares": (lambda g: g._g.pt.__setitem__((LIBSQ, head_of(g, "D3")), 3),
-                        "pseudo-liberties"),
+    "liberty count": (
+        lambda g: g._g.pt.__setitem__((PLIB, head_of(g, "C3")), 1),
+        "pseudo-liberties",
+    ),
+    "liberty sum": (
+        lambda g: g._g.pt.__setitem__((LIBSUM, head_of(g, "C3")), 3),
+        "pseudo-liberties",
+    ),
+    "liberty squares": (
+        lambda g: g._g.pt.__setitem__((LIBSQ, head_of(g, "D3")), 3),
+        "pseudo-liberties",
+    ),
     "chain key": (lambda g: g._g.pt.__setitem__((CHASH, head_of(g, "D3")), 5), "chain's key"),
     "board key": (lambda g: g._g.tab[ST].__setitem__(HASH, g._g.tab[ST, HASH] ^ 2), "board key"),
     "stones lost": (lambda g: g._g.tab[ST].__setitem__(slot(LOST, WHITE), 0), "counters"),
     "move number": (lambda g: g._g.tab[ST].__setitem__(slot(REAL, WHITE), 9), "counters"),
-    "side to move": (lambda g: g._g.tab[ST].__setitem__(TO_MOVE, 3 - g._g.tab[ST, TO_MOVE]),
-                     "side to move"),
-    "logged key": (lambda g: g._g.tab.__setitem__((LOG_KEY, g._g.tab[ST, MOVES]), 12345),
-                   "logged key"),
-    "a stone off the board's colours": (lambda g: g._g.pt.__setitem__((COLOR, point(g, "E5")), 7),
-                                        "head"),
+    "side to move": (
+        lambda g: g._g.tab[ST].__setitem__(TO_MOVE, 3 - g._g.tab[ST, TO_MOVE]),
+        "side to move",
+    ),
+    "logged key": (
+        lambda g: g._g.tab.__setitem__((LOG_KEY, g._g.tab[ST, MOVES]), 12345),
+        "logged key",
+    ),
+    "a stone off the board's colours": (
+        lambda g: g._g.pt.__setitem__((COLOR, point(g, "E5")), 7),
+        "head",
+    ),
 }
 
 
@@ -85,8 +121,9 @@ def test_every_problem_is_reachable():
 @pytest.mark.parametrize("repetition", ["global_superko", "no_result", "situational_superko"])
 def test_the_debug_option_changes_no_game(repetition):
     rules = Rules(5, repetition=repetition)
-    args = dict(seed=4, game_ids=np.arange(300), policy_b="capture", virtual_rate=0.05,
-                record_moves=True)
+    args = dict(
+        seed=4, game_ids=np.arange(300), policy_b="capture", virtual_rate=0.05, record_moves=True
+    )
     plain, moves = play_batch(rules, **args)
     checked, moves_checked = play_batch(rules, check=True, **args)
     assert all(np.array_equal(plain[k], checked[k]) for k in plain)

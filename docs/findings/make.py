@@ -20,20 +20,34 @@ HERE = Path(__file__).parent
 
 def markdown(df) -> str:
     cell = lambda v: f"{v:.4g}" if isinstance(v, float) else str(v)  # noqa: E731
-    rows = [list(map(str, df.columns))] + [[cell(v) for v in row] for row in df.itertuples(index=False)]
-    return "\n".join("| " + " | ".join(r) + " |" for r in [rows[0], ["---"] * len(rows[0]), *rows[1:]]) + "\n"
+    rows = [list(map(str, df.columns))] + [
+        [cell(v) for v in row] for row in df.itertuples(index=False)
+    ]
+    return (
+        "\n".join("| " + " | ".join(r) + " |" for r in [rows[0], ["---"] * len(rows[0]), *rows[1:]])
+        + "\n"
+    )
 
 
 def main(run_dirs: list[str]) -> None:
-    columns = sorted(set(disagreement.COLUMNS + finishes_last.COLUMNS + ab_effect.COLUMNS
-                         + komi.COLUMNS + cycles.COLUMNS + load.CONFIG_COLUMNS))
+    columns = sorted(
+        set(
+            disagreement.COLUMNS
+            + finishes_last.COLUMNS
+            + ab_effect.COLUMNS
+            + komi.COLUMNS
+            + cycles.COLUMNS
+            + load.CONFIG_COLUMNS
+        )
+    )
     games = load.load_runs(run_dirs, columns=columns)
     random_default = games[games["virtual_rate"] == 0]
     print("## Disagreement per board size\n")
     print(markdown(disagreement.disagreement(random_default, by="board_size")))
     for size, part in random_default.groupby("board_size", observed=True):
         plots.disagreement_heatmap(disagreement.disagreement_matrix(part)).savefig(
-            HERE / f"disagreement_{size}x{size}.png", dpi=90, bbox_inches="tight")
+            HERE / f"disagreement_{size}x{size}.png", dpi=90, bbox_inches="tight"
+        )
     print("\n## Who finishes last\n")
     print(markdown(finishes_last.relations(games, by="board_size")))
     print(markdown(finishes_last.parity_table(random_default, by="board_size")))
@@ -43,7 +57,8 @@ def main(run_dirs: list[str]) -> None:
     print("\n## Fair komi\n")
     print(markdown(komi.fair_komi(random_default, by="board_size")))
     plots.komi_curves(komi.komi_curves(random_default, by="board_size"), by="board_size").savefig(
-        HERE / "komi_curves.png", dpi=90, bbox_inches="tight")
+        HERE / "komi_curves.png", dpi=90, bbox_inches="tight"
+    )
     print("\n## Endings and conversions\n")
     print(markdown(cycles.endings_wide(games, by=["repetition", "board_size", "virtual_rate"])))
     print(markdown(cycles.conversions(games, by=["board_size", "virtual_rate"])))

@@ -36,14 +36,24 @@ def _rules(args) -> Rules:
             sep = ""
         if not sep:
             raise UserError(f"--komi {pair}: expected RULESET=NUMBER")
-    given = {"repetition": args.repetition, "suicide": args.suicide,
-             "max_actions": args.max_actions, "komi": komi}
+    given = {
+        "repetition": args.repetition,
+        "suicide": args.suicide,
+        "max_actions": args.max_actions,
+        "komi": komi,
+    }
     try:
-        return Rules.preset(args.rules, args.size,
-                            **{k: v for k, v in given.items() if v is not None})
+        return Rules.preset(
+            args.rules, args.size, **{k: v for k, v in given.items() if v is not None}
+        )
     except RuleError as err:
-        option = ("--komi " + err.key[5:] if err.key.startswith("komi.")
-                  else "--size" if err.key == "board_size" else "--" + err.key.replace("_", "-"))
+        option = (
+            "--komi " + err.key[5:]
+            if err.key.startswith("komi.")
+            else "--size"
+            if err.key == "board_size"
+            else "--" + err.key.replace("_", "-")
+        )
         raise UserError(f"{option}: {err.reason}") from None
 
 
@@ -118,8 +128,9 @@ def main(args) -> int:
     status = 0
     for i, line in enumerate(lines):
         try:
-            out = play_tokens(split_tokens(line), args,
-                              game if i == 0 else _new_game(rules, setup, args.setup))
+            out = play_tokens(
+                split_tokens(line), args, game if i == 0 else _new_game(rules, setup, args.setup)
+            )
         except ValueError as err:
             out, status = {"error": str(err)}, 2
         print(json.dumps(out))

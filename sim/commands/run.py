@@ -31,28 +31,42 @@ def main(args) -> int:
     run_dir = Path(args.out) if args.out else Path("results") / cfg.name
     again = _resume_command(args, run_dir)
     try:
-        result = run(cfg, run_dir, workers=workers, resume=args.resume,
-                     progress=not args.no_progress, config_file=str(args.config),
-                     scheduler=args.scheduler)
+        result = run(
+            cfg,
+            run_dir,
+            workers=workers,
+            resume=args.resume,
+            progress=not args.no_progress,
+            config_file=str(args.config),
+            scheduler=args.scheduler,
+        )
     except KeyboardInterrupt:  # before or after the workers ran
         print(f"jpdsim run: interrupted. To finish the run: {again}", file=sys.stderr)
         return 130
     state = result.state
     if result.interrupted:
-        print(f"jpdsim run: interrupted; {len(state.done)} of {cfg.n_shards} shards are written "
-              f"in {run_dir}. To finish the run: {again}", file=sys.stderr)
+        print(
+            f"jpdsim run: interrupted; {len(state.done)} of {cfg.n_shards} shards are written "
+            f"in {run_dir}. To finish the run: {again}",
+            file=sys.stderr,
+        )
         return 130
     if not state.complete:
         for shard, reason in sorted(result.failures.items()):
             print(f"jpdsim run: shard {shard} failed: {reason}", file=sys.stderr)
-        print(f"jpdsim run: run incomplete: shards {format_ranges(state.missing)} missing "
-              f"({len(state.missing)} of {cfg.n_shards}; see {run_dir / LOG}). "
-              f"To retry them: {again}", file=sys.stderr)
+        print(
+            f"jpdsim run: run incomplete: shards {format_ranges(state.missing)} missing "
+            f"({len(state.missing)} of {cfg.n_shards}; see {run_dir / LOG}). "
+            f"To retry them: {again}",
+            file=sys.stderr,
+        )
         return 1
     speed = result.games_played / result.seconds if result.seconds > 0 else 0.0
-    print(f"run {cfg.name} in {run_dir}: {result.games_played:,} games played in "
-          f"{result.seconds:.1f} s ({speed:,.0f} games/s, "
-          f"{workers} worker{'s' if workers != 1 else ''})")
+    print(
+        f"run {cfg.name} in {run_dir}: {result.games_played:,} games played in "
+        f"{result.seconds:.1f} s ({speed:,.0f} games/s, "
+        f"{workers} worker{'s' if workers != 1 else ''})"
+    )
     # the analysis only now: the runner loaded pandas (which it needs) while the workers started
     from analysis.load import read_run
     from analysis.summary import COLUMNS, summary

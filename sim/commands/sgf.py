@@ -61,16 +61,23 @@ def game_sgf(row: dict, actions: list[int], manifest: dict) -> str:
     started = str(manifest.get("started") or "")[:10]
     results = "; ".join(f"{r} {_result(row[f'winner_{r}'], row[f'margin_{r}'])}" for r in RULESETS)
     root = [
-        ("FF", "4"), ("GM", "1"), ("CA", "UTF-8"), ("AP", f"jpdsim:{sim.__version__}"),
+        ("FF", "4"),
+        ("GM", "1"),
+        ("CA", "UTF-8"),
+        ("AP", f"jpdsim:{sim.__version__}"),
         ("SZ", size),
         ("RU", f"JPD; repetition={row['repetition']}; suicide={row['suicide']}"),
         ("KM", f"{row['komi_jpd_b']:g}"),
-        ("PB", row["policy_b"]), ("PW", row["policy_w"]),
+        ("PB", row["policy_b"]),
+        ("PW", row["policy_w"]),
         ("RE", _result(row["winner_jpd_b"], row["margin_jpd_b"])),
         ("GN", f"{manifest.get('name', '')} game {row['game_id']}"),
         *([("DT", started)] if started else []),
-        ("GC", f"ending {row['ending']}; seed {row['seed']}; game id {row['game_id']}; "
-               f"results: {results}"),
+        (
+            "GC",
+            f"ending {row['ending']}; seed {row['seed']}; game id {row['game_id']}; "
+            f"results: {results}",
+        ),
     ]
     nodes = [";" + "".join(f"{k}[{_text(v)}]" for k, v in root)]
     # every action but a pass is a move, and so is a converted pass: one fewer moves than that
@@ -79,8 +86,10 @@ def game_sgf(row: dict, actions: list[int], manifest: dict) -> str:
     for i, action in enumerate(actions):
         colour = "BW"[i % 2]
         if unplayed and i == len(actions) - 1:
-            nodes.append(f";{colour}[]JV[declined]C[{colour} declined the pass with "
-                         f"{format_action(action, size)}; the conversion ended the game]")
+            nodes.append(
+                f";{colour}[]JV[declined]C[{colour} declined the pass with "
+                f"{format_action(action, size)}; the conversion ended the game]"
+            )
         elif action == PASS:
             nodes.append(f";{colour}[]")
         elif action == VIRTUAL:
@@ -88,8 +97,10 @@ def game_sgf(row: dict, actions: list[int], manifest: dict) -> str:
         elif 0 <= action < size * size:
             nodes.append(f";{colour}[{_point(action, size)}]")
         else:
-            raise UserError(f"game {row['game_id']}: stored action {i + 1} ({action}) is not "
-                            f"a move on a {size}x{size} board")
+            raise UserError(
+                f"game {row['game_id']}: stored action {i + 1} ({action}) is not "
+                f"a move on a {size}x{size} board"
+            )
     lines, line = [], "("
     for node in nodes:  # keep lines short for people who read the file
         if len(line) + len(node) > 78 and line != "(":
@@ -104,10 +115,12 @@ def stored_game_sgf(run_dir: str | Path, game_id: int) -> str:
     """The SGF of a stored game; UserError if the run, the game or its moves are not there."""
     state, row, actions = load_game(run_dir, game_id)
     if actions is None:
-        raise UserError(f"{run_dir}: game {game_id} has no stored moves (the run has "
-                        f"record_moves = \"{state.config.record_moves}\"; record_moves = \"all\" "
-                        f"stores every game, \"cycles\" only games not ended by a pause or with "
-                        f"repetition bans)")
+        raise UserError(
+            f"{run_dir}: game {game_id} has no stored moves (the run has "
+            f'record_moves = "{state.config.record_moves}"; record_moves = "all" '
+            f'stores every game, "cycles" only games not ended by a pause or with '
+            f"repetition bans)"
+        )
     return game_sgf(row, actions, state.manifest)
 
 

@@ -63,14 +63,18 @@ class RunState:
         missing = [i for i in range(self.config.n_shards) if i not in self.games_shards]
         if not missing:
             return None
-        return (f"{self.run_dir}: run is incomplete: {len(missing)} of {self.config.n_shards} "
-                f"shards missing ({format_ranges(missing)})")
+        return (
+            f"{self.run_dir}: run is incomplete: {len(missing)} of {self.config.n_shards} "
+            f"shards missing ({format_ranges(missing)})"
+        )
 
     def require_complete(self) -> None:
         """UserError, with the command that completes the run, unless every shard is there."""
         if self.incomplete:
-            raise UserError(f"{self.incomplete}; complete it with `jpdsim run CONFIG --out "
-                            f"{self.run_dir} --resume`")
+            raise UserError(
+                f"{self.incomplete}; complete it with `jpdsim run CONFIG --out "
+                f"{self.run_dir} --resume`"
+            )
 
     @property
     def games_written(self) -> int:
@@ -85,8 +89,9 @@ def _open(path: Path) -> pq.ParquetFile:
     try:
         return pq.ParquetFile(path, page_checksum_verification=True)
     except Exception as err:  # noqa: BLE001 - any failure means the file is not usable
-        raise _Bad(f"not a readable Parquet file, half-written or corrupt "
-                   f"({one_line(err, 200)})") from None
+        raise _Bad(
+            f"not a readable Parquet file, half-written or corrupt ({one_line(err, 200)})"
+        ) from None
 
 
 def _check_schema(pf: pq.ParquetFile, expected: pa.Schema) -> None:
@@ -104,11 +109,16 @@ def _check_schema(pf: pq.ParquetFile, expected: pa.Schema) -> None:
             if f.name not in names:
                 raise _Bad(f"foreign schema: no column {f.name!r}")
             if schema.field(f.name).type != f.type:
-                raise _Bad(f"foreign schema: column {f.name!r} is {schema.field(f.name).type}, "
-                           f"expected {f.type}")
+                raise _Bad(
+                    f"foreign schema: column {f.name!r} is {schema.field(f.name).type}, "
+                    f"expected {f.type}"
+                )
         extra = [n for n in names if n not in want]
-        raise _Bad(f"foreign schema: unexpected column {extra[0]!r}" if extra
-                   else "foreign schema: columns out of order")
+        raise _Bad(
+            f"foreign schema: unexpected column {extra[0]!r}"
+            if extra
+            else "foreign schema: columns out of order"
+        )
 
 
 def _read(pf: pq.ParquetFile, columns: list[str] | None = None) -> pa.Table:
@@ -138,8 +148,10 @@ def _check_constants(pf: pq.ParquetFile, cfg: RunConfig) -> None:
             values = _read(pf, [name]).column(0).unique().to_pylist()
             ok = values == [want]
         if not ok:
-            raise _Bad(f"column {name!r} does not hold this run's value {want!r} "
-                       f"(a file from another run?)")
+            raise _Bad(
+                f"column {name!r} does not hold this run's value {want!r} "
+                f"(a file from another run?)"
+            )
 
 
 def _check_games_file(pf: pq.ParquetFile, cfg: RunConfig, index: int, verify: bool) -> None:
@@ -160,7 +172,7 @@ def _check_moves_file(pf: pq.ParquetFile, cfg: RunConfig, index: int, verify: bo
     ids = cfg.shard_range(index)
     got = _read(pf, ["game_id"]).column(0).to_numpy()
     if cfg.record_moves == "all" and len(got) != len(ids):
-        raise _Bad(f"{len(got)} games, shard {index} has {len(ids)} (record_moves = \"all\")")
+        raise _Bad(f'{len(got)} games, shard {index} has {len(ids)} (record_moves = "all")')
     if len(got) and (got[0] < ids.start or got[-1] >= ids.stop or np.any(np.diff(got) <= 0)):
         raise _Bad(f"game ids are not increasing within {ids.start}..{ids.stop - 1}")
     if verify:
@@ -179,8 +191,10 @@ def check_run(run_dir: str | Path, verify: bool = False) -> RunState:
     manifest = read_manifest(run_dir)
     cfg = config_from_dict(manifest["config"], f"{run_dir / MANIFEST} (config)")
     state = RunState(run_dir, manifest, cfg)
-    for sub, found, check in ((GAMES, state.games_shards, _check_games_file),
-                              (MOVES, state.moves_shards, _check_moves_file)):
+    for sub, found, check in (
+        (GAMES, state.games_shards, _check_games_file),
+        (MOVES, state.moves_shards, _check_moves_file),
+    ):
         folder = run_dir / sub
         if not folder.exists():
             continue
@@ -193,16 +207,20 @@ def check_run(run_dir: str | Path, verify: bool = False) -> RunState:
             m = PART.fullmatch(path.name)
             try:
                 if not m or not path.is_file():
-                    raise _Bad(f"unexpected {'folder' if path.is_dir() else 'file'} in {sub}/ "
-                               f"(a run holds only part-NNNNN.parquet there)")
+                    raise _Bad(
+                        f"unexpected {'folder' if path.is_dir() else 'file'} in {sub}/ "
+                        f"(a run holds only part-NNNNN.parquet there)"
+                    )
                 index = int(m.group(1))
                 if path.name != part_name(index):
                     raise _Bad("unexpected file name (leading zeros)")
                 if index >= cfg.n_shards:
-                    raise _Bad(f"shard {index} does not exist in this run "
-                               f"({cfg.n_shards} shards of {cfg.shard_size} games)")
+                    raise _Bad(
+                        f"shard {index} does not exist in this run "
+                        f"({cfg.n_shards} shards of {cfg.shard_size} games)"
+                    )
                 if sub == MOVES and cfg.record_moves == "none":
-                    raise _Bad("this run records no moves (record_moves = \"none\")")
+                    raise _Bad('this run records no moves (record_moves = "none")')
                 check(_open(path), cfg, index, verify)
             except _Bad as err:
                 raise UserError(f"{path}: {err}") from None

@@ -15,8 +15,10 @@ LOG = "run.log"
 LOCK = ".lock"
 GAMES, MOVES = "games", "moves"
 MOVES_SCHEMA = pa.schema(
-    [pa.field("game_id", pa.int64()),
-     pa.field("actions", pa.list_(pa.field("element", pa.int16())))],  # Parquet's item name
+    [
+        pa.field("game_id", pa.int64()),
+        pa.field("actions", pa.list_(pa.field("element", pa.int16()))),
+    ],  # Parquet's item name
     metadata={"jpdsim.schema_version": SCHEMA_VERSION, "jpdsim.kind": "moves"},
 )
 #: A whole shard file, and the temporary name it is written under.
@@ -44,13 +46,35 @@ def format_ranges(indices) -> str:
 
 
 #: The GAME_SCHEMA columns that hold one value for every game of a run.
-RUN_COLUMNS = ("board_size", "repetition", "suicide", "seed", "policy_b", "policy_w",
-               "virtual_rate", "max_actions", *(f"komi_{r}" for r in RULESETS))
+RUN_COLUMNS = (
+    "board_size",
+    "repetition",
+    "suicide",
+    "seed",
+    "policy_b",
+    "policy_w",
+    "virtual_rate",
+    "max_actions",
+    *(f"komi_{r}" for r in RULESETS),
+)
 
 
 def run_constants(cfg: RunConfig) -> dict:
     """The values of RUN_COLUMNS in a run."""
     rules = cfg.rules
-    return dict(zip(RUN_COLUMNS, (rules.board_size, rules.repetition, rules.suicide, cfg.seed,
-                                  cfg.policy_b, cfg.policy_w, cfg.virtual_rate, rules.max_actions,
-                                  *(rules.komi[r] for r in RULESETS))))
+    return dict(
+        zip(
+            RUN_COLUMNS,
+            (
+                rules.board_size,
+                rules.repetition,
+                rules.suicide,
+                cfg.seed,
+                cfg.policy_b,
+                cfg.policy_w,
+                cfg.virtual_rate,
+                rules.max_actions,
+                *(rules.komi[r] for r in RULESETS),
+            ),
+        )
+    )

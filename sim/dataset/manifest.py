@@ -26,13 +26,21 @@ def _git_commit() -> tuple[str | None, bool | None]:
     """(commit, dirty) of the git checkout this package runs from; (None, None) if none."""
     top = Path(sim.__file__).resolve().parent.parent
     try:
-        out = subprocess.run(["git", "-C", str(top), "rev-parse", "--show-toplevel", "HEAD"],
-                             capture_output=True, text=True, timeout=10)
+        out = subprocess.run(
+            ["git", "-C", str(top), "rev-parse", "--show-toplevel", "HEAD"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+        )
         lines = out.stdout.split()
         if out.returncode != 0 or len(lines) != 2 or Path(lines[0]).resolve() != top:
             return None, None
-        st = subprocess.run(["git", "-C", str(top), "status", "--porcelain",
-                             "--untracked-files=no"], capture_output=True, text=True, timeout=10)
+        st = subprocess.run(
+            ["git", "-C", str(top), "status", "--porcelain", "--untracked-files=no"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+        )
         return lines[1], (bool(st.stdout.strip()) if st.returncode == 0 else None)
     except (OSError, subprocess.SubprocessError):
         return None, None
@@ -47,8 +55,14 @@ def environment() -> dict:
             versions[lib] = metadata.version(lib)
         except metadata.PackageNotFoundError:
             versions[lib] = None
-    return {"jpdsim_version": sim.__version__, "git_commit": commit, "git_dirty": dirty,
-            "versions": versions, "platform": platform.platform(), "cpu_count": os.cpu_count()}
+    return {
+        "jpdsim_version": sim.__version__,
+        "git_commit": commit,
+        "git_dirty": dirty,
+        "versions": versions,
+        "platform": platform.platform(),
+        "cpu_count": os.cpu_count(),
+    }
 
 
 def write_manifest(run_dir: Path, manifest: dict) -> None:

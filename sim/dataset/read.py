@@ -14,8 +14,9 @@ from sim.errors import UserError
 from sim.schema import GAME_SCHEMA
 
 
-def read_games(run_dir: str | Path, columns: list[str] | None = None,
-               allow_incomplete: bool = False) -> pa.Table:
+def read_games(
+    run_dir: str | Path, columns: list[str] | None = None, allow_incomplete: bool = False
+) -> pa.Table:
     """All games of a run as one table (GAME_SCHEMA, or the ``columns`` asked for), by game id.
 
     The run is checked first (``check_run``); an incomplete run raises UserError unless
@@ -27,10 +28,14 @@ def read_games(run_dir: str | Path, columns: list[str] | None = None,
             raise UserError(f"{run_dir}: no column {unknown[0]!r} in the games schema")
     if not allow_incomplete:
         state.require_complete()
-    tables = [read_part(Path(run_dir) / GAMES / part_name(i), columns)
-              for i in sorted(state.games_shards)]
-    schema = GAME_SCHEMA if columns is None else pa.schema([GAME_SCHEMA.field(c) for c in columns],
-                                                           metadata=GAME_SCHEMA.metadata)
+    tables = [
+        read_part(Path(run_dir) / GAMES / part_name(i), columns) for i in sorted(state.games_shards)
+    ]
+    schema = (
+        GAME_SCHEMA
+        if columns is None
+        else pa.schema([GAME_SCHEMA.field(c) for c in columns], metadata=GAME_SCHEMA.metadata)
+    )
     if not tables:
         return schema.empty_table()
     return pa.concat_tables(tables).replace_schema_metadata(schema.metadata)
@@ -43,13 +48,18 @@ def load_game(run_dir: str | Path, game_id: int) -> tuple[RunState, dict, list[i
     run_dir = Path(run_dir)
     state = check_run(run_dir)
     cfg = state.config
-    if isinstance(game_id, bool) or not isinstance(game_id, (int, np.integer)) \
-            or not 0 <= game_id < cfg.games:
+    if (
+        isinstance(game_id, bool)
+        or not isinstance(game_id, (int, np.integer))
+        or not 0 <= game_id < cfg.games
+    ):
         raise UserError(f"{run_dir}: no game {game_id} (game ids are 0..{cfg.games - 1})")
     game_id, shard = int(game_id), int(game_id) // cfg.shard_size
     if shard not in state.games_shards:
-        raise UserError(f"{run_dir}: game {game_id} is in shard {shard}, which the run has not "
-                        f"written (run incomplete)")
+        raise UserError(
+            f"{run_dir}: game {game_id} is in shard {shard}, which the run has not "
+            f"written (run incomplete)"
+        )
     games = read_part(run_dir / GAMES / part_name(shard))
     row = games.slice(game_id - cfg.shard_range(shard).start, 1).to_pylist()[0]
     actions = None

@@ -47,8 +47,9 @@ def games_table(cfg: RunConfig, game_ids: np.ndarray, columns: dict) -> pa.Table
         else:
             raise RuntimeError(f"play_batch returned no column {f.name!r}")
         if len(values) != n:
-            raise RuntimeError(f"play_batch column {f.name!r} has {len(values)} values, "
-                               f"expected {n}")
+            raise RuntimeError(
+                f"play_batch column {f.name!r} has {len(values)} values, expected {n}"
+            )
         is_arrow = isinstance(values, (pa.Array, pa.ChunkedArray))
         arrays.append(values.cast(f.type) if is_arrow else pa.array(values, type=f.type))
     return pa.Table.from_arrays(arrays, schema=GAME_SCHEMA)
@@ -59,8 +60,9 @@ def moves_selection(record_moves: str, games: pa.Table) -> np.ndarray:
     if record_moves == "all":
         return np.ones(games.num_rows, dtype=bool)
     if record_moves == "cycles":
-        kept = pc.or_(pc.not_equal(games["ending"], "pause"),
-                      pc.greater(games["repetition_bans"], 0))
+        kept = pc.or_(
+            pc.not_equal(games["ending"], "pause"), pc.greater(games["repetition_bans"], 0)
+        )
         return pc.fill_null(kept, True).to_numpy()  # no ending: not a pause, kept
     return np.zeros(games.num_rows, dtype=bool)
 
@@ -82,8 +84,12 @@ def moves_table(game_ids: np.ndarray, moves: list, mask: np.ndarray) -> pa.Table
 def write_atomic(table: pa.Table, path: Path, tmp: Path) -> None:
     """Write a Parquet file under ``tmp`` and rename it to ``path`` once it is whole."""
     try:
-        pq.write_table(table, tmp, **_WRITE_OPTIONS,
-                       write_statistics=[c for c in table.column_names if c in _STATISTICS])
+        pq.write_table(
+            table,
+            tmp,
+            **_WRITE_OPTIONS,
+            write_statistics=[c for c in table.column_names if c in _STATISTICS],
+        )
         os.replace(tmp, path)
     except BaseException:
         tmp.unlink(missing_ok=True)

@@ -8,9 +8,34 @@ size, its pseudo-liberty count and the sum and sum of squares of its pseudo-libe
 from numba import njit
 
 from sim.engine.state import (
-    BLACK, BORDER, CHASH, COLOR, CSIZE, EMPTIES, EMPTY, EPOS, HASH, HEAD, INTERIOR, LIBSQ, LIBSUM,
-    N, NXT, N_EMPTY, PLACES, PLAIN, PLIB, ST, STACK, SUICIDE_MANY, SUICIDE_ONE, W, WHITE, ZOB,
-    opponent, slot,
+    BLACK,
+    BORDER,
+    CHASH,
+    COLOR,
+    CSIZE,
+    EMPTIES,
+    EMPTY,
+    EPOS,
+    HASH,
+    HEAD,
+    INTERIOR,
+    LIBSQ,
+    LIBSUM,
+    N_EMPTY,
+    NXT,
+    PLACES,
+    PLAIN,
+    PLIB,
+    ST,
+    STACK,
+    SUICIDE_MANY,
+    SUICIDE_ONE,
+    WHITE,
+    ZOB,
+    N,
+    W,
+    opponent,
+    slot,
 )
 
 

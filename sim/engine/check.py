@@ -15,9 +15,40 @@ from sim.coords import format_action
 from sim.engine.board import is_stone, neighbour
 from sim.engine.history import filter_bit, rule_key
 from sim.engine.state import (
-    BLACK, CHASH, COLOR, CSIZE, EMPTIES, EMPTY, EPOS, HASH, HEAD, INTERIOR, LIBSQ, LIBSUM, LOG_KEY,
-    LOST, MARK, MOVES, N, NXT, N_EMPTY, PENDING_PASS, PLAIN, PLIB, REAL, REP_BITS, SETUP, ST, STACK,
-    TO_MOVE, VIRT, W, WHITE, ZOB, opponent, slot,
+    BLACK,
+    CHASH,
+    COLOR,
+    CSIZE,
+    EMPTIES,
+    EMPTY,
+    EPOS,
+    HASH,
+    HEAD,
+    INTERIOR,
+    LIBSQ,
+    LIBSUM,
+    LOG_KEY,
+    LOST,
+    MARK,
+    MOVES,
+    N_EMPTY,
+    NXT,
+    PENDING_PASS,
+    PLAIN,
+    PLIB,
+    REAL,
+    REP_BITS,
+    SETUP,
+    ST,
+    STACK,
+    TO_MOVE,
+    VIRT,
+    WHITE,
+    ZOB,
+    N,
+    W,
+    opponent,
+    slot,
 )
 
 CONSISTENT = 0
@@ -35,8 +66,19 @@ PROBLEMS = (
     "the side to move does not follow from the move number and a pending pass",
     "the logged key of the current position is not the recomputed one (or not in the filter)",
 )
-(_, BAD_EMPTIES, BAD_HEAD, BAD_LIST, BAD_SIZE, BAD_LIBERTIES, BAD_CHAIN_KEY, BAD_HASH, BAD_COUNTS,
- BAD_TO_MOVE, BAD_LOG_KEY) = range(len(PROBLEMS))
+(
+    _,
+    BAD_EMPTIES,
+    BAD_HEAD,
+    BAD_LIST,
+    BAD_SIZE,
+    BAD_LIBERTIES,
+    BAD_CHAIN_KEY,
+    BAD_HASH,
+    BAD_COUNTS,
+    BAD_TO_MOVE,
+    BAD_LOG_KEY,
+) = range(len(PROBLEMS))
 
 
 def describe(g, code: int, point: int) -> str:

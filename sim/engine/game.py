@@ -8,11 +8,21 @@ import numpy as np
 from sim.coords import PASS, VIRTUAL, format_action
 from sim.engine.check import CONSISTENT, check_consistency, describe
 from sim.engine.history import legal_points, reset, step
-from sim.engine.outcome import columns
+from sim.engine.outcome import columns, outcome_row
+from sim.engine.state import (
+    COLOR,
+    ENDING,
+    GAME_OVER,
+    INTERIOR,
+    OK,
+    PLAIN,
+    REASONS,
+    ST,
+    TO_MOVE,
+    new_state,
+)
 from sim.rules import Rules
 from sim.schema import ENDINGS, RAW_FIELDS
-from sim.engine.outcome import outcome_row
-from sim.engine.state import COLOR, ENDING, GAME_OVER, INTERIOR, OK, PLAIN, REASONS, ST, TO_MOVE, new_state
 
 
 class Game:
@@ -67,7 +77,7 @@ class Game:
         return sorted(self._g.pt[PLAIN, out[: legal_points(self._g, out)]].tolist())
 
     def board(self) -> list[int]:
-        return self._g.pt[COLOR, self._g.pt[INTERIOR, :self.size ** 2]].tolist()
+        return self._g.pt[COLOR, self._g.pt[INTERIOR, : self.size**2]].tolist()
 
     def outcome(self, komi=None) -> dict:
         """Every outcome field (JSON-ready values) of the game as it stands; ``komi``
@@ -76,4 +86,6 @@ class Game:
         outcome_row(self._g, row[0])
         rules = self.rules if komi is None else self.rules.with_(komi={**self.rules.komi, **komi})
         cols = columns(row, rules)
-        return {name: col[0].item() if hasattr(col[0], "item") else col[0] for name, col in cols.items()}
+        return {
+            name: col[0].item() if hasattr(col[0], "item") else col[0] for name, col in cols.items()
+        }

@@ -23,22 +23,87 @@ import numpy as np
 from numba import njit
 
 from sim.engine.board import (
-    board_after, board_into, clear, is_empty, key_after, play_stone, put_stone,
+    board_after,
+    board_into,
+    clear,
+    is_empty,
+    key_after,
+    play_stone,
+    put_stone,
 )
 from sim.engine.state import (
-    ACTIONS, BASIC_KO, BLACK, BOARD_SUPERKO, CAND, CONVERTED, CYCLE, EMPTIES, EMPTY, ENDING,
-    EXACT, FIRST_PV, FOUR_VIRTUAL, FV_COUNT, FV_GEN, FV_KEY, FV_REF, FV_STAMP, GAME_FIELDS,
-    GAME_OVER, GLOBAL_SUPERKO, HASH, HEAD, INTERIOR, KO, LAST_POINT, LAST_REAL, LOG_KEY, LOG_VIRT,
-    LOST, MAX_ACTIONS, MOVES, MOVE_LIMIT, N, NO_RESULT, N_EMPTY, N_ST, OCCUPIED, OK, OK_CYCLE,
-    PASSES, PAUSE, PENDING_PASS, PLIB, REAL, REP, REP_BITS, SEG_START, SETUP, SIDEKEY,
-    SITUATIONAL_SUPERKO, ST, SUIC, SUICIDE, SUICIDES_BY, SUICIDE_MANY, SUICIDE_NONE, SUICIDE_ONE,
-    SUPERKO, TO_MOVE, VIRT, VKEY, WHITE, opponent, slot,
+    ACTIONS,
+    BASIC_KO,
+    BLACK,
+    BOARD_SUPERKO,
+    CAND,
+    CONVERTED,
+    CYCLE,
+    EMPTIES,
+    EMPTY,
+    ENDING,
+    EXACT,
+    FIRST_PV,
+    FOUR_VIRTUAL,
+    FV_COUNT,
+    FV_GEN,
+    FV_KEY,
+    FV_REF,
+    FV_STAMP,
+    GAME_FIELDS,
+    GAME_OVER,
+    GLOBAL_SUPERKO,
+    HASH,
+    HEAD,
+    INTERIOR,
+    KO,
+    LAST_POINT,
+    LAST_REAL,
+    LOG_KEY,
+    LOG_VIRT,
+    LOST,
+    MAX_ACTIONS,
+    MOVE_LIMIT,
+    MOVES,
+    N_EMPTY,
+    N_ST,
+    NO_RESULT,
+    OCCUPIED,
+    OK,
+    OK_CYCLE,
+    PASSES,
+    PAUSE,
+    PENDING_PASS,
+    PLIB,
+    REAL,
+    REP,
+    REP_BITS,
+    SEG_START,
+    SETUP,
+    SIDEKEY,
+    SITUATIONAL_SUPERKO,
+    ST,
+    SUIC,
+    SUICIDE,
+    SUICIDE_MANY,
+    SUICIDE_NONE,
+    SUICIDE_ONE,
+    SUICIDES_BY,
+    SUPERKO,
+    TO_MOVE,
+    VIRT,
+    VKEY,
+    WHITE,
+    N,
+    opponent,
+    slot,
 )
 
 PASS, VIRTUAL = -1, -2
 
 
 # ---- position keys, the log and its filter ------------------------------------------------
+
 
 @njit(cache=True, _nrt=False, inline="always")
 def rule_key(g, board_key, m):
@@ -50,8 +115,11 @@ def rule_key(g, board_key, m):
         return board_key ^ st[slot(SIDEKEY, BLACK if m & 1 == 0 else WHITE)]
     if rep == BOARD_SUPERKO:
         return board_key
-    return (board_key ^ g.tab[slot(VKEY, BLACK), st[slot(VIRT, BLACK)]]  # the global key
-            ^ g.tab[slot(VKEY, WHITE), st[slot(VIRT, WHITE)]])
+    return (
+        board_key
+        ^ g.tab[slot(VKEY, BLACK), st[slot(VIRT, BLACK)]]  # the global key
+        ^ g.tab[slot(VKEY, WHITE), st[slot(VIRT, WHITE)]]
+    )
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -126,13 +194,15 @@ def _repeats(g, key, move, m_next):
     if g.tab[REP_BITS, word] & bit == 0:
         return False
     for m in range(g.tab[ST, SEG_START], g.tab[ST, MOVES] + 1):
-        if g.tab[LOG_KEY, m] == key and (not g.tab[ST, EXACT]
-                                         or _same_position(g, move, m, m_next)):
+        if g.tab[LOG_KEY, m] == key and (
+            not g.tab[ST, EXACT] or _same_position(g, move, m, m_next)
+        ):
             return True
     return False
 
 
 # ---- the four-virtual table: open addressing, cleared by a generation stamp ----------------
+
 
 @njit(cache=True, _nrt=False)
 def _count_virtual(g):
@@ -145,7 +215,9 @@ def _count_virtual(g):
     gen = g.tab[ST, FV_GEN]
     m = g.tab[ST, MOVES]
     while tab[FV_STAMP, i] == gen:
-        if tab[FV_KEY, i] == key and (not g.tab[ST, EXACT] or _same_board(g, g.log_board[m], tab[FV_REF, i])):
+        if tab[FV_KEY, i] == key and (
+            not g.tab[ST, EXACT] or _same_board(g, g.log_board[m], tab[FV_REF, i])
+        ):
             tab[FV_COUNT, i] += 1
             return tab[FV_COUNT, i]
         i = (i + 1) & mask
@@ -157,6 +229,7 @@ def _count_virtual(g):
 
 
 # ---- a game ----------------------------------------------------------------------------------
+
 
 @njit(cache=True, _nrt=False)
 def reset(g, setup):
@@ -202,8 +275,11 @@ def judge(g, p, c, converted):
     key = rule_key(g, key, m_next)
     move = (p, c, effect)
     if rep == NO_RESULT or rep == BASIC_KO:
-        if m >= 1 and g.tab[LOG_KEY, m - 1] == key and (
-                not g.tab[ST, EXACT] or _same_position(g, move, m - 1, m_next)):
+        if (
+            m >= 1
+            and g.tab[LOG_KEY, m - 1] == key
+            and (not g.tab[ST, EXACT] or _same_position(g, move, m - 1, m_next))
+        ):
             return KO
         if rep == BASIC_KO:
             return OK

@@ -10,12 +10,38 @@ from numba import njit
 
 from sim.engine.scoring import PUBLIC, counter, equal_stones, japanese_territory, ownership
 from sim.engine.state import (
-    ACTIONS, BLACK, CONVERTED, ENDING, FIRST_PV, LAB, LAST_REAL, LOST, MOVES, PASSES, REAL, REGION,
-    REP_BANS, ST, SUICIDES_BY, T_JAPANESE, T_LABELS, T_MOKU, T_REGIONS, T_STONES, VIRT, WHITE,
-    opponent, slot,
+    ACTIONS,
+    BLACK,
+    CONVERTED,
+    ENDING,
+    FIRST_PV,
+    LAB,
+    LAST_REAL,
+    LOST,
+    MOVES,
+    PASSES,
+    REAL,
+    REGION,
+    REP_BANS,
+    ST,
+    SUICIDES_BY,
+    T_JAPANESE,
+    T_LABELS,
+    T_MOKU,
+    T_REGIONS,
+    T_STONES,
+    VIRT,
+    WHITE,
+    opponent,
+    slot,
 )
 from sim.schema import (
-    ENDINGS, NO_WINNER_ENDINGS, OUTCOME_FIELDS, OUTCOME_TYPES, RAW_FIELDS, RULESET_SCORE,
+    ENDINGS,
+    NO_WINNER_ENDINGS,
+    OUTCOME_FIELDS,
+    OUTCOME_TYPES,
+    RAW_FIELDS,
+    RULESET_SCORE,
 )
 
 
@@ -80,8 +106,9 @@ def outcome_row(g, row):
     row[R_CHINESE] = stones[BLACK] + regions[BLACK] - stones[WHITE] - regions[WHITE]
     japanese = counter(g, T_JAPANESE)
     japanese_territory(g, region, regions, japanese)
-    row[R_JAPANESE] = (japanese[BLACK] + st[slot(LOST, WHITE)]
-                       - japanese[WHITE] - st[slot(LOST, BLACK)])
+    row[R_JAPANESE] = (
+        japanese[BLACK] + st[slot(LOST, WHITE)] - japanese[WHITE] - st[slot(LOST, BLACK)]
+    )
     row[R_BALANCED], row[R_ES_DIFF2] = equal_stones(g, lab)
     moku = counter(g, T_MOKU)
     for c in (BLACK, WHITE):
@@ -142,11 +169,15 @@ def outcome_arrays(rows: np.ndarray, rules) -> dict:
         out[f"margin_{name}"] = margin
         out[f"winner_{name}"] = _labels(winner, WINNERS)
     values = {name: out[name] if name in out else raw[name] for name in OUTCOME_FIELDS}
-    return {name: v if isinstance(v, pa.Array) else pa.array(v, OUTCOME_TYPES[name])
-            for name, v in values.items()}
+    return {
+        name: v if isinstance(v, pa.Array) else pa.array(v, OUTCOME_TYPES[name])
+        for name, v in values.items()
+    }
 
 
 def columns(rows: np.ndarray, rules) -> dict:
     """``outcome_arrays`` as numpy arrays (strings as object arrays with None)."""
-    return {name: values.to_numpy(zero_copy_only=False, writable=True)
-            for name, values in outcome_arrays(rows, rules).items()}
+    return {
+        name: values.to_numpy(zero_copy_only=False, writable=True)
+        for name, values in outcome_arrays(rows, rules).items()
+    }

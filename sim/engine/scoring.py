@@ -9,9 +9,33 @@ from numba import njit
 
 from sim.engine.board import has_one_liberty, is_stone, neighbour
 from sim.engine.state import (
-    BLACK, BORDER, COLOR, COPY, EMPTIES, EMPTY, FIRST_PV, HEAD, LOST, N, N_EMPTY, REAL, SEKI, SETUP,
-    ST, STACK, STACK2, T_COPY_STONES, T_LEFT, T_MOKU, T_NET, T_REFILL, TALLY, TALLY_WIDTH, VIRT, W,
+    BLACK,
+    BORDER,
+    COLOR,
+    COPY,
+    EMPTIES,
+    EMPTY,
+    FIRST_PV,
+    HEAD,
+    LOST,
+    N_EMPTY,
+    REAL,
+    SEKI,
+    SETUP,
+    ST,
+    STACK,
+    STACK2,
+    T_COPY_STONES,
+    T_LEFT,
+    T_MOKU,
+    T_NET,
+    T_REFILL,
+    TALLY,
+    TALLY_WIDTH,
+    VIRT,
     WHITE,
+    N,
+    W,
     slot,
 )
 
@@ -22,7 +46,7 @@ PUBLIC = 3  # label of a public / neutral empty point (BLACK and WHITE label own
 def counter(g, k):
     """The scoring's counter ``k`` (``sim.engine.state.T_*``): TALLY_WIDTH values, indexed by
     colour or owner (PUBLIC)."""
-    return g.tab[TALLY, k * TALLY_WIDTH:(k + 1) * TALLY_WIDTH]
+    return g.tab[TALLY, k * TALLY_WIDTH : (k + 1) * TALLY_WIDTH]
 
 
 @njit(cache=True, _nrt=False)
@@ -233,7 +257,7 @@ def equal_stones(g, lab):
     s_w = st[slot(REAL, WHITE)] + st[slot(VIRT, WHITE)]
     for c in (BLACK, WHITE):
         refill[c] = st[slot(LOST, c)] + st[slot(VIRT, c)]
-    missing_b = 0     # a negative move with no Black stone on the board: bookkeeping only
+    missing_b = 0  # a negative move with no Black stone on the board: bookkeeping only
     public_extra = 0
     black_extra = 0
     taken, taken_label = -1, 0  # the point a negative move empties, and its label then

@@ -10,8 +10,25 @@ from numba import njit
 from sim.engine.board import has_one_liberty, neighbour
 from sim.engine.history import PASS, VIRTUAL, judge
 from sim.engine.state import (
-    BLACK, COLOR, CSIZE, HEAD, KO, LAST_POINT, LIBSUM, OK, OK_CYCLE, PENDING_PASS, PLIB, REP_BANS,
-    ST, SUPERKO, TO_MOVE, W, WHITE, opponent, slot,
+    BLACK,
+    COLOR,
+    CSIZE,
+    HEAD,
+    KO,
+    LAST_POINT,
+    LIBSUM,
+    OK,
+    OK_CYCLE,
+    PENDING_PASS,
+    PLIB,
+    REP_BANS,
+    ST,
+    SUPERKO,
+    TO_MOVE,
+    WHITE,
+    W,
+    opponent,
+    slot,
 )
 from sim.players.random import random_move
 from sim.players.stream import uniform

@@ -9,8 +9,21 @@ from numba import njit
 from sim.engine.board import diagonal, neighbour
 from sim.engine.history import PASS, VIRTUAL, judge
 from sim.engine.state import (
-    BORDER, COLOR, EMPTIES, EPOS, KO, N_EMPTY, OK, OK_CYCLE, PENDING_PASS, REP_BANS, ST,
-    SUPERKO, TO_MOVE, W, opponent,
+    BORDER,
+    COLOR,
+    EMPTIES,
+    EPOS,
+    KO,
+    N_EMPTY,
+    OK,
+    OK_CYCLE,
+    PENDING_PASS,
+    REP_BANS,
+    ST,
+    SUPERKO,
+    TO_MOVE,
+    W,
+    opponent,
 )
 from sim.players.stream import below, uniform
 

@@ -10,7 +10,7 @@ import numpy as np
 from numba import njit
 
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)  # SplitMix64's increment
-_UNIT = 2.0 ** -53  # a 53-bit integer times this is a float in [0, 1)
+_UNIT = 2.0**-53  # a 53-bit integer times this is a float in [0, 1)
 
 
 @njit(cache=True, _nrt=False)

@@ -73,8 +73,10 @@ def _choice(value, choices):
 
 def _name(value):
     if not isinstance(value, str) or not _NAME.fullmatch(value):
-        raise ValueError(f"must be a folder-safe name (letters, digits, '.', '_', '-'; "
-                         f"at most 100), got {value!r}")
+        raise ValueError(
+            f"must be a folder-safe name (letters, digits, '.', '_', '-'; "
+            f"at most 100), got {value!r}"
+        )
     return value
 
 
@@ -114,12 +116,18 @@ class RunConfig:
 
     def play_kwargs(self) -> dict:
         """Keyword arguments of ``sim.selfplay.play_batch`` (all but game_ids, record_moves)."""
-        return dict(rules=self.rules, policy_b=self.policy_b, policy_w=self.policy_w,
-                    virtual_rate=self.virtual_rate, seed=self.seed)
+        return dict(
+            rules=self.rules,
+            policy_b=self.policy_b,
+            policy_w=self.policy_w,
+            virtual_rate=self.virtual_rate,
+            seed=self.seed,
+        )
 
 
 def _resolve(cfg: RunConfig, where: str) -> None:
     """Validate the run's own fields of ``cfg`` in place; UserError names the key."""
+
     def check(key, fn, *a):
         try:
             object.__setattr__(cfg, key, fn(getattr(cfg, key), *a))

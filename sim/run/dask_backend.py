@@ -11,8 +11,9 @@ from sim.run.shard import play_shard
 log = logging.getLogger("jpdsim.runner")
 
 
-def run_on_dask(cfg: RunConfig, run_dir: Path, pending: list[int], address: str, on_done,
-                failures: dict) -> None:
+def run_on_dask(
+    cfg: RunConfig, run_dir: Path, pending: list[int], address: str, on_done, failures: dict
+) -> None:
     """Play the shards as tasks of a Dask distributed cluster at ``address``: the same
     ``play_shard`` as a local worker, so the same rows. The run folder must be on a file system
     that every Dask worker sees; the workers' logs stay with Dask."""
@@ -20,8 +21,12 @@ def run_on_dask(cfg: RunConfig, run_dir: Path, pending: list[int], address: str,
 
     with Client(address) as client:
         log.info("Dask scheduler %s: %d workers", address, len(client.scheduler_info()["workers"]))
-        futures = {client.submit(play_shard, cfg, run_dir, i, pure=False,
-                                 key=f"jpdsim-{cfg.name}-shard-{i}"): i for i in pending}
+        futures = {
+            client.submit(
+                play_shard, cfg, run_dir, i, pure=False, key=f"jpdsim-{cfg.name}-shard-{i}"
+            ): i
+            for i in pending
+        }
         try:
             for future in as_completed(futures):
                 index = futures[future]

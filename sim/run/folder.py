@@ -20,8 +20,11 @@ def _config_differences(stored: dict, cfg: RunConfig) -> list[str]:
     stored = config_from_dict(stored, "manifest.json (config)").to_dict()
     want = cfg.to_dict()
     keys = list(dict.fromkeys([*want, *stored]))
-    return [f"{k}: run has {stored.get(k)!r}, requested {want.get(k)!r}"
-            for k in keys if stored.get(k) != want.get(k)]
+    return [
+        f"{k}: run has {stored.get(k)!r}, requested {want.get(k)!r}"
+        for k in keys
+        if stored.get(k) != want.get(k)
+    ]
 
 
 def check_folder(run_dir: Path, resume: bool) -> bool:
@@ -30,8 +33,10 @@ def check_folder(run_dir: Path, resume: bool) -> bool:
         raise UserError(f"{run_dir}: exists and is not a folder")
     nonempty = run_dir.is_dir() and any(p.name != LOCK for p in run_dir.iterdir())
     if nonempty and not resume:
-        raise UserError(f"{run_dir}: run folder is not empty; use --resume to complete the run "
-                        f"there, or choose another --out")
+        raise UserError(
+            f"{run_dir}: run folder is not empty; use --resume to complete the run "
+            f"there, or choose another --out"
+        )
     return nonempty
 
 
@@ -61,16 +66,19 @@ def prepare(cfg: RunConfig, run_dir: Path, resume: bool, config_file: str | None
         manifest = read_manifest(run_dir)
         diffs = _config_differences(manifest["config"], cfg)
         if diffs:
-            raise UserError(f"{run_dir}: cannot resume, the run there has another config "
-                            f"({'; '.join(diffs)}); give the same config file and "
-                            f"--games/--seed options as the first run")
+            raise UserError(
+                f"{run_dir}: cannot resume, the run there has another config "
+                f"({'; '.join(diffs)}); give the same config file and "
+                f"--games/--seed options as the first run"
+            )
         for tmp in run_dir.glob(".*.tmp"):
             tmp.unlink()
         try:
             state = check_run(run_dir, verify=True)
         except UserError as err:
-            raise UserError(f"{err}; move that file away and --resume plays its shard "
-                            f"again") from None
+            raise UserError(
+                f"{err}; move that file away and --resume plays its shard again"
+            ) from None
         for tmp in state.leftovers:
             tmp.unlink()
         state.leftovers.clear()
@@ -91,8 +99,12 @@ def prepare(cfg: RunConfig, run_dir: Path, resume: bool, config_file: str | None
         "games_written": 0,
         "seconds": 0.0,
         "throughput_games_per_s": None,
-        "shards": {"count": cfg.n_shards, "size": cfg.shard_size, "written": 0,
-                   "missing": format_ranges(range(cfg.n_shards))},
+        "shards": {
+            "count": cfg.n_shards,
+            "size": cfg.shard_size,
+            "written": 0,
+            "missing": format_ranges(range(cfg.n_shards)),
+        },
         "sessions": [],
     }
     write_manifest(run_dir, manifest)
@@ -106,19 +118,26 @@ def remove_temporary_shards(run_dir: Path) -> None:
             tmp.unlink(missing_ok=True)
 
 
-def finish_manifest(run_dir: Path, manifest: dict, state: RunState, status: str,
-                    session: dict) -> None:
+def finish_manifest(
+    run_dir: Path, manifest: dict, state: RunState, status: str, session: dict
+) -> None:
     """Record the session that ends and what the folder now holds."""
     manifest["sessions"].append(session)
     secs = sum(s["seconds"] for s in manifest["sessions"])
     played = sum(s["games_played"] for s in manifest["sessions"])
-    manifest.update({
-        "status": status,
-        "ended": session["ended"],
-        "games_written": state.games_written,
-        "seconds": round(secs, 3),
-        "throughput_games_per_s": round(played / secs, 1) if secs > 0 else None,
-        "shards": {"count": state.config.n_shards, "size": state.config.shard_size,
-                   "written": len(state.done), "missing": format_ranges(state.missing)},
-    })
+    manifest.update(
+        {
+            "status": status,
+            "ended": session["ended"],
+            "games_written": state.games_written,
+            "seconds": round(secs, 3),
+            "throughput_games_per_s": round(played / secs, 1) if secs > 0 else None,
+            "shards": {
+                "count": state.config.n_shards,
+                "size": state.config.shard_size,
+                "written": len(state.done),
+                "missing": format_ranges(state.missing),
+            },
+        }
+    )
     write_manifest(run_dir, manifest)

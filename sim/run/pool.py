@@ -30,6 +30,7 @@ _GIVE_UP_AFTER = 3  # consecutive failed shards (no success in between) stop the
 
 # -- the worker process ------------------------------------------------------------------
 
+
 class _PipeQueue:
     """The queue a worker's QueueHandler puts log records on: the worker's pipe."""
 
@@ -46,6 +47,7 @@ def _die_with_parent(parent_pid: int) -> None:
     if sys.platform.startswith("linux"):
         try:
             import ctypes
+
             ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
         except (OSError, AttributeError):
             pass
@@ -76,7 +78,7 @@ def _worker_main(conn, run_dir: str, cfg_dict: dict, parent_pid: int) -> None:
         except (EOFError, OSError):
             return
         if index is None:  # every shard is written and every log line sent: skip the
-            conn.close()   # interpreter's teardown (about 0.3 s with numba and pyarrow loaded)
+            conn.close()  # interpreter's teardown (about 0.3 s with numba and pyarrow loaded)
             os._exit(0)
         t = time.perf_counter()
         if crash is not None and index == int(crash):
@@ -88,14 +90,16 @@ def _worker_main(conn, run_dir: str, cfg_dict: dict, parent_pid: int) -> None:
             conn.send(("failed", index, f"{type(err).__name__}: {first}", traceback.format_exc()))
             continue
         secs = time.perf_counter() - t
-        wlog.info("shard %d: %d games in %.2f s (%.0f games/s)", index, n, secs,
-                  n / max(secs, 1e-9))
+        wlog.info(
+            "shard %d: %d games in %.2f s (%.0f games/s)", index, n, secs, n / max(secs, 1e-9)
+        )
         conn.send(("done", index, n))
         if delay:
             time.sleep(delay)
 
 
 # -- the pool (in the runner) ------------------------------------------------------------
+
 
 @dataclass
 class _Worker:
@@ -117,8 +121,15 @@ class Pool:
     """Worker processes fed one shard at a time over private pipes: ``on_done(shard, games)``
     for each shard written, ``failures[shard] = reason`` for each shard that failed."""
 
-    def __init__(self, cfg: RunConfig, run_dir: Path, workers: int, pending: list[int],
-                 on_done, failures: dict):
+    def __init__(
+        self,
+        cfg: RunConfig,
+        run_dir: Path,
+        workers: int,
+        pending: list[int],
+        on_done,
+        failures: dict,
+    ):
         self.ctx = multiprocessing.get_context("spawn")
         self.cfg_dict, self.run_dir = cfg.to_dict(), str(run_dir)
         self.pending = deque(pending)
@@ -133,8 +144,12 @@ class Pool:
     def _start(self) -> None:
         parent, child = self.ctx.Pipe()
         self.started += 1
-        proc = self.ctx.Process(target=_worker_main, name=f"worker-{self.started}", daemon=True,
-                                args=(child, self.run_dir, self.cfg_dict, os.getpid()))
+        proc = self.ctx.Process(
+            target=_worker_main,
+            name=f"worker-{self.started}",
+            daemon=True,
+            args=(child, self.run_dir, self.cfg_dict, os.getpid()),
+        )
         proc.start()
         child.close()
         w = _Worker(proc, parent)
@@ -186,7 +201,8 @@ class Pool:
     def run(self) -> None:
         while self.workers:
             ready = multiprocessing.connection.wait(
-                [w.conn for w in self.workers] + [w.proc.sentinel for w in self.workers], 1.0)
+                [w.conn for w in self.workers] + [w.proc.sentinel for w in self.workers], 1.0
+            )
             for w in list(self.workers):
                 if w.conn in ready:
                     self._drain(w)
@@ -196,8 +212,11 @@ class Pool:
                     w.conn.close()
                     self.workers.remove(w)
                     if w.shard is not None:
-                        self._fail(w.shard, f"worker {w.proc.name} (pid {w.proc.pid}) "
-                                            f"{_exit_reason(w.proc.exitcode)} while playing it")
+                        self._fail(
+                            w.shard,
+                            f"worker {w.proc.name} (pid {w.proc.pid}) "
+                            f"{_exit_reason(w.proc.exitcode)} while playing it",
+                        )
                         if self.pending and not self.stopping:
                             self._start()
 

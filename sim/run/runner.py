@@ -45,12 +45,19 @@ def _raise_terminated(signum, frame):
 
 def _in_main_thread() -> bool:
     import threading
+
     return threading.current_thread() is threading.main_thread()
 
 
-def run(cfg: RunConfig, run_dir: str | Path, workers: int = 1, resume: bool = False,
-        progress: bool = False, config_file: str | None = None,
-        scheduler: str | None = None) -> RunResult:
+def run(
+    cfg: RunConfig,
+    run_dir: str | Path,
+    workers: int = 1,
+    resume: bool = False,
+    progress: bool = False,
+    config_file: str | None = None,
+    scheduler: str | None = None,
+) -> RunResult:
     """Play (or, with ``resume``, complete) the run ``cfg`` into ``run_dir``: with local worker
     processes, or with ``scheduler`` (an address) on a Dask distributed cluster."""
     run_dir = Path(run_dir)
@@ -71,28 +78,49 @@ def _run_locked(cfg, run_dir, workers, resume, progress, config_file, scheduler)
     pending = [i for i in range(cfg.n_shards) if i not in done]
 
     handler = MultiProcessingHandler(
-        "jpdsim-run-log", sub_handler=logging.FileHandler(run_dir / LOG, encoding="utf-8"))
+        "jpdsim-run-log", sub_handler=logging.FileHandler(run_dir / LOG, encoding="utf-8")
+    )
     handler.setFormatter(logging.Formatter(_LOG_FORMAT))
     top = logging.getLogger("jpdsim")
     old_level = top.level
     top.addHandler(handler)
     top.setLevel(logging.INFO)
-    old_term = signal.signal(signal.SIGTERM, _raise_terminated) \
-        if hasattr(signal, "SIGTERM") and _in_main_thread() else None
+    old_term = (
+        signal.signal(signal.SIGTERM, _raise_terminated)
+        if hasattr(signal, "SIGTERM") and _in_main_thread()
+        else None
+    )
     result = RunResult(state=state)
-    session = {"started": now(), "workers": workers,
-               "jpdsim_version": env["jpdsim_version"], "git_commit": env["git_commit"]}
-    if state is not None and (manifest.get("jpdsim_version"), manifest.get("git_commit")) != \
-            (env["jpdsim_version"], env["git_commit"]):
-        log.warning("resuming with jpdsim %s (commit %s); the run was started with %s (%s)",
-                    env["jpdsim_version"], env["git_commit"], manifest.get("jpdsim_version"),
-                    manifest.get("git_commit"))
+    session = {
+        "started": now(),
+        "workers": workers,
+        "jpdsim_version": env["jpdsim_version"],
+        "git_commit": env["git_commit"],
+    }
+    if state is not None and (manifest.get("jpdsim_version"), manifest.get("git_commit")) != (
+        env["jpdsim_version"],
+        env["git_commit"],
+    ):
+        log.warning(
+            "resuming with jpdsim %s (commit %s); the run was started with %s (%s)",
+            env["jpdsim_version"],
+            env["git_commit"],
+            manifest.get("jpdsim_version"),
+            manifest.get("git_commit"),
+        )
     from tqdm import tqdm
 
     done_games = sum(len(cfg.shard_range(i)) for i in done)
-    bar = tqdm(total=cfg.games, initial=done_games, unit="game", unit_scale=True,
-               disable=True if not progress else None, dynamic_ncols=True, smoothing=0.1,
-               desc=cfg.name)
+    bar = tqdm(
+        total=cfg.games,
+        initial=done_games,
+        unit="game",
+        unit_scale=True,
+        disable=True if not progress else None,
+        dynamic_ncols=True,
+        smoothing=0.1,
+        desc=cfg.name,
+    )
     t0 = time.perf_counter()
     pool = None
 
@@ -103,20 +131,31 @@ def _run_locked(cfg, run_dir, workers, resume, progress, config_file, scheduler)
         bar.update(n)
 
     try:
-        log.info("%s run %s: %d games, %d shards of %d, %d to play, %d workers, seed %d",
-                 "resuming" if state else "starting", cfg.name, cfg.games, cfg.n_shards,
-                 cfg.shard_size, len(pending), workers, cfg.seed)
+        log.info(
+            "%s run %s: %d games, %d shards of %d, %d to play, %d workers, seed %d",
+            "resuming" if state else "starting",
+            cfg.name,
+            cfg.games,
+            cfg.n_shards,
+            cfg.shard_size,
+            len(pending),
+            workers,
+            cfg.seed,
+        )
         if pending and scheduler:
             run_on_dask(cfg, run_dir, pending, scheduler, on_done, result.failures)
         elif pending:
             bar.set_postfix_str("starting workers (a first run compiles the engine)")
             pool = Pool(cfg, run_dir, workers, pending, on_done, result.failures)
             import pandas  # noqa: F401 - pyarrow's Parquet reader loads it for the final check
-            pool.run()     # (0.2 s): here it loads while the workers start, not after they end
+
+            pool.run()  # (0.2 s): here it loads while the workers start, not after they end
     except KeyboardInterrupt as err:
         result.interrupted = True
-        log.warning("%s: stopping the workers", "terminated" if isinstance(err, _Terminated)
-                    else "interrupted")
+        log.warning(
+            "%s: stopping the workers",
+            "terminated" if isinstance(err, _Terminated) else "interrupted",
+        )
     finally:
         if pool is not None:
             pool.terminate()
@@ -125,15 +164,26 @@ def _run_locked(cfg, run_dir, workers, resume, progress, config_file, scheduler)
         try:
             result.seconds = time.perf_counter() - t0
             result.state = check_run(run_dir)
-            status = ("complete" if result.state.complete
-                      else "interrupted" if result.interrupted else "incomplete")
-            session.update(ended=now(), games_played=result.games_played,
-                           seconds=round(result.seconds, 3))
+            status = (
+                "complete"
+                if result.state.complete
+                else "interrupted"
+                if result.interrupted
+                else "incomplete"
+            )
+            session.update(
+                ended=now(), games_played=result.games_played, seconds=round(result.seconds, 3)
+            )
             folder.finish_manifest(run_dir, manifest, result.state, status, session)
-            log.info("%s: %d games played in %.2f s (%.0f games/s); %d of %d shards written",
-                     status, result.games_played, result.seconds,
-                     result.games_played / max(result.seconds, 1e-9), len(result.state.done),
-                     cfg.n_shards)
+            log.info(
+                "%s: %d games played in %.2f s (%.0f games/s); %d of %d shards written",
+                status,
+                result.games_played,
+                result.seconds,
+                result.games_played / max(result.seconds, 1e-9),
+                len(result.state.done),
+                cfg.n_shards,
+            )
         finally:
             if old_term is not None:
                 signal.signal(signal.SIGTERM, old_term)

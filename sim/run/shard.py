@@ -16,8 +16,9 @@ def play_table(cfg: RunConfig, game_ids: np.ndarray, record_moves: bool):
     from sim.selfplay import play_batch  # the engine (numba) only where games are played
 
     ids = np.asarray(game_ids, dtype=np.int64)
-    columns, moves = play_batch(game_ids=ids, record_moves=record_moves, arrow=True,
-                                **cfg.play_kwargs())
+    columns, moves = play_batch(
+        game_ids=ids, record_moves=record_moves, arrow=True, **cfg.play_kwargs()
+    )
     return games_table(cfg, ids, columns), moves
 
 

@@ -30,16 +30,25 @@ def replay_stored(run_dir: str | Path, game_id: int) -> dict:
     ``{"stored": x, "replayed": y}``; the key ``action_list`` (when the run stored this game's
     moves) gives both lengths and the index of the first differing action."""
     state, row, stored_actions = load_game(run_dir, game_id)  # UserError if unknown
-    table, moves = play_table(state.config, np.array([game_id]),
-                              record_moves=stored_actions is not None)
+    table, moves = play_table(
+        state.config, np.array([game_id]), record_moves=stored_actions is not None
+    )
     replayed = table.to_pylist()[0]
-    differences = {name: {"stored": row[name], "replayed": replayed[name]}
-                   for name in GAME_SCHEMA.names if not _same(row[name], replayed[name])}
+    differences = {
+        name: {"stored": row[name], "replayed": replayed[name]}
+        for name in GAME_SCHEMA.names
+        if not _same(row[name], replayed[name])
+    }
     if stored_actions is not None:
         got = [int(a) for a in moves[0]]
         if got != stored_actions:
-            first = next((i for i, (x, y) in enumerate(zip(stored_actions, got)) if x != y),
-                         min(len(got), len(stored_actions)))
-            differences["action_list"] = {"stored": len(stored_actions), "replayed": len(got),
-                                          "first_difference_at": first}
+            first = next(
+                (i for i, (x, y) in enumerate(zip(stored_actions, got)) if x != y),
+                min(len(got), len(stored_actions)),
+            )
+            differences["action_list"] = {
+                "stored": len(stored_actions),
+                "replayed": len(got),
+                "first_difference_at": first,
+            }
     return {"game_id": int(game_id), "matches": not differences, "differences": differences}

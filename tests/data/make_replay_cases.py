@@ -169,12 +169,25 @@ X....
 CASES = []
 
 
-def case(title, rule, size, moves="", setup=None, repetition="global_superko", suicide="multi",
-         max_actions=None, komi=None):
+def case(
+    title,
+    rule,
+    size,
+    moves="",
+    setup=None,
+    repetition="global_superko",
+    suicide="multi",
+    max_actions=None,
+    komi=None,
+):
     """Add one case: ``moves`` a string of tokens, ``setup`` a diagram string or None."""
-    args = {"size": size, "moves": moves.split(),
-            "setup": None if setup is None else format_diagram(parse_diagram(setup, size), size),
-            "repetition": repetition, "suicide": suicide}
+    args = {
+        "size": size,
+        "moves": moves.split(),
+        "setup": None if setup is None else format_diagram(parse_diagram(setup, size), size),
+        "repetition": repetition,
+        "suicide": suicide,
+    }
     if max_actions is not None:
         args["max_actions"] = max_actions
     if komi is not None:
@@ -183,76 +196,189 @@ def case(title, rule, size, moves="", setup=None, repetition="global_superko", s
 
 
 # §1 actions and tokens; §4 passes, pauses
-case("Empty 2x2 board, no moves: an unfinished game scored as it stands; the empty component "
-     "touches no stone, so every point is public",
-     "RULES.md §7.1, §9 results", 2)
-case("Tokens in any case: b2, PASS, Virtual (White's pass becomes a virtual move)",
-     "RULES.md §1, §4", 3, "b2 PASS Virtual")
-case("On 9x9 the columns skip I: J9 is the top right corner; two passes pause the game",
-     "RULES.md §1, §4", 9, "E5 J9 pass pass")
-case("Black passes, White plays: Black's pass becomes a Black virtual move before White's stone",
-     "RULES.md §4 pass conversion, A§2.3 (2)", 4, "pass B2")
-case("Two passes at the start: the game pauses; Black was first to pass",
-     "RULES.md §4 pause, §6", 3, "pass pass")
-case("Pass, then virtual: the pass is converted, no pause",
-     "RULES.md §4, A§5.1 (1)", 3, "pass virtual")
-case("Virtual, pass, virtual: never a pause; the declined pass counts as a virtual move",
-     "RULES.md §4, A§5.1 (1)", 5, "C3 virtual pass virtual")
-case("A declined pass, then one pair of passes: the game pauses, the first pass stays converted",
-     "RULES.md §4, §6", 4, "pass B2 pass pass")
-case("Any action after a pause is an error",
-     "RULES.md §9 after the end", 3, "pass pass B2")
+case(
+    "Empty 2x2 board, no moves: an unfinished game scored as it stands; the empty component "
+    "touches no stone, so every point is public",
+    "RULES.md §7.1, §9 results",
+    2,
+)
+case(
+    "Tokens in any case: b2, PASS, Virtual (White's pass becomes a virtual move)",
+    "RULES.md §1, §4",
+    3,
+    "b2 PASS Virtual",
+)
+case(
+    "On 9x9 the columns skip I: J9 is the top right corner; two passes pause the game",
+    "RULES.md §1, §4",
+    9,
+    "E5 J9 pass pass",
+)
+case(
+    "Black passes, White plays: Black's pass becomes a Black virtual move before White's stone",
+    "RULES.md §4 pass conversion, A§2.3 (2)",
+    4,
+    "pass B2",
+)
+case(
+    "Two passes at the start: the game pauses; Black was first to pass",
+    "RULES.md §4 pause, §6",
+    3,
+    "pass pass",
+)
+case(
+    "Pass, then virtual: the pass is converted, no pause",
+    "RULES.md §4, A§5.1 (1)",
+    3,
+    "pass virtual",
+)
+case(
+    "Virtual, pass, virtual: never a pause; the declined pass counts as a virtual move",
+    "RULES.md §4, A§5.1 (1)",
+    5,
+    "C3 virtual pass virtual",
+)
+case(
+    "A declined pass, then one pair of passes: the game pauses, the first pass stays converted",
+    "RULES.md §4, §6",
+    4,
+    "pass B2 pass pass",
+)
+case("Any action after a pause is an error", "RULES.md §9 after the end", 3, "pass pass B2")
 case("Occupied point", "RULES.md §3.1, §9 reasons", 3, "B2 B2")
 
 # §4 four virtual moves
-case("Four virtual moves at the empty board end the game (四虚终局)",
-     "RULES.md §4 four-virtual, A§5.3", 2, "virtual virtual virtual virtual")
-case("Four-virtual counts add up over separate visits to one board: two at the ko position, "
-     "two after the take, the retake, two more",
-     "RULES.md §4, §9 four-virtual counts, A§5.3", 5,
-     "virtual virtual C3 virtual virtual B3 virtual virtual", setup=KO)
-case("A converted pass completes four virtual moves: the game ends, the declining B2 counts as "
-     "an action but is not played",
-     "RULES.md §4, §9 the declining action", 3, "virtual virtual virtual pass B2")
-case("The declining action is judged after the conversion: an occupied point is still an error",
-     "RULES.md §9 the declining action", 3, "B2 virtual virtual virtual pass B2")
-case("Any action after a four-virtual ending is an error",
-     "RULES.md §4, §9 after the end", 2, "virtual virtual virtual virtual A1")
+case(
+    "Four virtual moves at the empty board end the game (四虚终局)",
+    "RULES.md §4 four-virtual, A§5.3",
+    2,
+    "virtual virtual virtual virtual",
+)
+case(
+    "Four-virtual counts add up over separate visits to one board: two at the ko position, "
+    "two after the take, the retake, two more",
+    "RULES.md §4, §9 four-virtual counts, A§5.3",
+    5,
+    "virtual virtual C3 virtual virtual B3 virtual virtual",
+    setup=KO,
+)
+case(
+    "A converted pass completes four virtual moves: the game ends, the declining B2 counts as "
+    "an action but is not played",
+    "RULES.md §4, §9 the declining action",
+    3,
+    "virtual virtual virtual pass B2",
+)
+case(
+    "The declining action is judged after the conversion: an occupied point is still an error",
+    "RULES.md §9 the declining action",
+    3,
+    "B2 virtual virtual virtual pass B2",
+)
+case(
+    "Any action after a four-virtual ending is an error",
+    "RULES.md §4, §9 after the end",
+    2,
+    "virtual virtual virtual virtual A1",
+)
 
 # §3 captures
-case("Black C2 captures a setup stone: a lost stone and a prisoner; C3 is then single-stone "
-     "suicide for White",
-     "RULES.md §3.2, §9 setup, A§3.3", 5, "C2", setup=SINGLE)
-case("Black D5 captures a four-stone group at the edge",
-     "RULES.md §3.2, A§3.3", 5, "D5", setup=EDGE)
-case("Both sides without liberties: the opponent's stone goes, the mover's stay",
-     "RULES.md §3.3, A§3.4", 5, "A1", setup=BOTH_WITHOUT)
-case("A capture from the empty board, then two passes: Japanese counting adds the prisoner",
-     "RULES.md §3.2, §7.4", 3, "A2 A1 B1 pass pass")
+case(
+    "Black C2 captures a setup stone: a lost stone and a prisoner; C3 is then single-stone "
+    "suicide for White",
+    "RULES.md §3.2, §9 setup, A§3.3",
+    5,
+    "C2",
+    setup=SINGLE,
+)
+case(
+    "Black D5 captures a four-stone group at the edge", "RULES.md §3.2, A§3.3", 5, "D5", setup=EDGE
+)
+case(
+    "Both sides without liberties: the opponent's stone goes, the mover's stay",
+    "RULES.md §3.3, A§3.4",
+    5,
+    "A1",
+    setup=BOTH_WITHOUT,
+)
+case(
+    "A capture from the empty board, then two passes: Japanese counting adds the prisoner",
+    "RULES.md §3.2, §7.4",
+    3,
+    "A2 A1 B1 pass pass",
+)
 
 # §3 suicide
-case("Single-stone suicide is illegal under suicide=multi",
-     "RULES.md §3.4, A§4.2", 5, "E5 A1", setup=SINGLE_SUICIDE)
-case("Single-stone suicide is illegal under suicide=none",
-     "RULES.md §3.4", 5, "E5 A1", setup=SINGLE_SUICIDE, suicide="none")
-case("Multi-stone suicide is among White's legal moves under suicide=multi (B1)",
-     "RULES.md §3.4", 5, "E5", setup=MULTI_SUICIDE)
-case("Multi-stone suicide is not among the legal moves under suicide=none (no B1)",
-     "RULES.md §3.4", 5, "E5", setup=MULTI_SUICIDE, suicide="none")
-case("Multi-stone suicide under suicide=multi: both White stones are lost, Black's prisoners",
-     "RULES.md §3.3-3.4, §9 counters, A§4.2", 5, "E5 B1", setup=MULTI_SUICIDE)
-case("Multi-stone suicide is illegal under suicide=none",
-     "RULES.md §3.4", 5, "E5 B1", setup=MULTI_SUICIDE, suicide="none")
-case("Multi-stone suicide that recreates an earlier global position is banned by "
-     "global_superko",
-     "RULES.md §3.4, §5 global_superko", 5, "A1 E5 B1 D5", setup=CYCLE)
+case(
+    "Single-stone suicide is illegal under suicide=multi",
+    "RULES.md §3.4, A§4.2",
+    5,
+    "E5 A1",
+    setup=SINGLE_SUICIDE,
+)
+case(
+    "Single-stone suicide is illegal under suicide=none",
+    "RULES.md §3.4",
+    5,
+    "E5 A1",
+    setup=SINGLE_SUICIDE,
+    suicide="none",
+)
+case(
+    "Multi-stone suicide is among White's legal moves under suicide=multi (B1)",
+    "RULES.md §3.4",
+    5,
+    "E5",
+    setup=MULTI_SUICIDE,
+)
+case(
+    "Multi-stone suicide is not among the legal moves under suicide=none (no B1)",
+    "RULES.md §3.4",
+    5,
+    "E5",
+    setup=MULTI_SUICIDE,
+    suicide="none",
+)
+case(
+    "Multi-stone suicide under suicide=multi: both White stones are lost, Black's prisoners",
+    "RULES.md §3.3-3.4, §9 counters, A§4.2",
+    5,
+    "E5 B1",
+    setup=MULTI_SUICIDE,
+)
+case(
+    "Multi-stone suicide is illegal under suicide=none",
+    "RULES.md §3.4",
+    5,
+    "E5 B1",
+    setup=MULTI_SUICIDE,
+    suicide="none",
+)
+case(
+    "Multi-stone suicide that recreates an earlier global position is banned by global_superko",
+    "RULES.md §3.4, §5 global_superko",
+    5,
+    "A1 E5 B1 D5",
+    setup=CYCLE,
+)
 
 # §5 repetition: the immediate retake, then the retake after a virtual move each
-IMMEDIATE = {"global_superko": "superko", "no_result": "ko", "board_superko": "superko",
-             "situational_superko": "superko", "basic_ko": "ko"}
+IMMEDIATE = {
+    "global_superko": "superko",
+    "no_result": "ko",
+    "board_superko": "superko",
+    "situational_superko": "superko",
+    "basic_ko": "ko",
+}
 for mode, reason in IMMEDIATE.items():
-    case(f"Immediate ko retake under {mode}: refused as {reason}",
-         f"RULES.md §5 {mode}, §9 reasons", 5, "C3 B3", setup=KO, repetition=mode)
+    case(
+        f"Immediate ko retake under {mode}: refused as {reason}",
+        f"RULES.md §5 {mode}, §9 reasons",
+        5,
+        "C3 B3",
+        setup=KO,
+        repetition=mode,
+    )
 AFTER_VIRTUALS = {
     "global_superko": "legal: the virtual stones make the global position new (隔虚提劫)",
     "no_result": "legal: not the position before Black's last move",
@@ -261,8 +387,14 @@ AFTER_VIRTUALS = {
     "situational_superko": "refused: same board, same side to move",
 }
 for mode, why in AFTER_VIRTUALS.items():
-    case(f"Ko retake after a virtual move each under {mode}: {why}",
-         f"RULES.md §5 {mode}, A§4.2", 5, "C3 virtual virtual B3", setup=KO, repetition=mode)
+    case(
+        f"Ko retake after a virtual move each under {mode}: {why}",
+        f"RULES.md §5 {mode}, A§4.2",
+        5,
+        "C3 virtual virtual B3",
+        setup=KO,
+        repetition=mode,
+    )
 AFTER_DECLINED_PASS = {
     "global_superko": "legal: the converted pass is a Black virtual stone, judged first",
     "no_result": "legal: not the position before Black's last move",
@@ -271,100 +403,234 @@ AFTER_DECLINED_PASS = {
     "situational_superko": "refused: same board, same side to move",
 }
 for mode, why in AFTER_DECLINED_PASS.items():
-    case(f"Ko retake declining Black's pass under {mode}: {why}",
-         f"RULES.md §4 pass conversion, §5 {mode}, A§4.2", 5, "C3 virtual pass B3", setup=KO,
-         repetition=mode)
-case("A ko threat and its answer change the board: the retake is legal under board_superko",
-     "RULES.md §5 board_superko", 5, "C3 E5 E4 B3", setup=KO, repetition="board_superko")
-case("Pending pass: the legal moves count it as converted, so White's D5 (a suicide back to an "
-     "earlier board) is listed",
-     "RULES.md §4, §9 legal moves", 5, "A1 E5 pass", setup=CYCLE)
-case("White declines Black's pass with D5: legal, the converted pass makes the position new",
-     "RULES.md §4, §5 global_superko", 5, "A1 E5 pass D5", setup=CYCLE)
-case("The same D5 under board_superko: the board was seen",
-     "RULES.md §5 board_superko", 5, "A1 E5 pass D5", setup=CYCLE, repetition="board_superko")
-case("Board returns with the other side to move: legal under situational_superko",
-     "RULES.md §5 situational_superko, §9", 5, "A1 virtual B1", setup=SUICIDE_RETURN,
-     repetition="situational_superko")
-case("Board returns with the other side to move: refused under board_superko",
-     "RULES.md §5 board_superko", 5, "A1 virtual B1", setup=SUICIDE_RETURN,
-     repetition="board_superko")
-case("no_result: a move that recreates an earlier (not the last-but-one) position is played "
-     "and ends the game with no result (cycle)",
-     "RULES.md §5 no_result, T§5, A§4.2", 5, "A1 E5 B1 D5", setup=CYCLE, repetition="no_result")
-case("Any action after a cycle ending is an error",
-     "RULES.md §5 no_result, §9 after the end", 5, "A1 E5 B1 D5 A1", setup=CYCLE,
-     repetition="no_result")
-case("basic_ko: the same cycle runs on",
-     "RULES.md §5 basic_ko", 5, "A1 E5 B1 D5 A1", setup=CYCLE, repetition="basic_ko")
-case("situational_superko: the cycle is refused",
-     "RULES.md §5 situational_superko", 5, "A1 E5 B1 D5", setup=CYCLE,
-     repetition="situational_superko")
+    case(
+        f"Ko retake declining Black's pass under {mode}: {why}",
+        f"RULES.md §4 pass conversion, §5 {mode}, A§4.2",
+        5,
+        "C3 virtual pass B3",
+        setup=KO,
+        repetition=mode,
+    )
+case(
+    "A ko threat and its answer change the board: the retake is legal under board_superko",
+    "RULES.md §5 board_superko",
+    5,
+    "C3 E5 E4 B3",
+    setup=KO,
+    repetition="board_superko",
+)
+case(
+    "Pending pass: the legal moves count it as converted, so White's D5 (a suicide back to an "
+    "earlier board) is listed",
+    "RULES.md §4, §9 legal moves",
+    5,
+    "A1 E5 pass",
+    setup=CYCLE,
+)
+case(
+    "White declines Black's pass with D5: legal, the converted pass makes the position new",
+    "RULES.md §4, §5 global_superko",
+    5,
+    "A1 E5 pass D5",
+    setup=CYCLE,
+)
+case(
+    "The same D5 under board_superko: the board was seen",
+    "RULES.md §5 board_superko",
+    5,
+    "A1 E5 pass D5",
+    setup=CYCLE,
+    repetition="board_superko",
+)
+case(
+    "Board returns with the other side to move: legal under situational_superko",
+    "RULES.md §5 situational_superko, §9",
+    5,
+    "A1 virtual B1",
+    setup=SUICIDE_RETURN,
+    repetition="situational_superko",
+)
+case(
+    "Board returns with the other side to move: refused under board_superko",
+    "RULES.md §5 board_superko",
+    5,
+    "A1 virtual B1",
+    setup=SUICIDE_RETURN,
+    repetition="board_superko",
+)
+case(
+    "no_result: a move that recreates an earlier (not the last-but-one) position is played "
+    "and ends the game with no result (cycle)",
+    "RULES.md §5 no_result, T§5, A§4.2",
+    5,
+    "A1 E5 B1 D5",
+    setup=CYCLE,
+    repetition="no_result",
+)
+case(
+    "Any action after a cycle ending is an error",
+    "RULES.md §5 no_result, §9 after the end",
+    5,
+    "A1 E5 B1 D5 A1",
+    setup=CYCLE,
+    repetition="no_result",
+)
+case(
+    "basic_ko: the same cycle runs on",
+    "RULES.md §5 basic_ko",
+    5,
+    "A1 E5 B1 D5 A1",
+    setup=CYCLE,
+    repetition="basic_ko",
+)
+case(
+    "situational_superko: the cycle is refused",
+    "RULES.md §5 situational_superko",
+    5,
+    "A1 E5 B1 D5",
+    setup=CYCLE,
+    repetition="situational_superko",
+)
 
 # §4 move cap
-case("The move cap: the third action reaches max_actions=3, no result",
-     "RULES.md §4 move cap, §8", 5, "C3 D3 C4", max_actions=3)
-case("A pass at the cap stays unconverted",
-     "RULES.md §9 move cap", 5, "C3 pass", max_actions=2)
-case("The cap does not replace a pause reached by the same action",
-     "RULES.md §9 move cap", 3, "B2 pass pass", max_actions=3)
-case("Any action after the cap is an error",
-     "RULES.md §9 after the end", 3, "B2 B3", max_actions=1)
+case(
+    "The move cap: the third action reaches max_actions=3, no result",
+    "RULES.md §4 move cap, §8",
+    5,
+    "C3 D3 C4",
+    max_actions=3,
+)
+case("A pass at the cap stays unconverted", "RULES.md §9 move cap", 5, "C3 pass", max_actions=2)
+case(
+    "The cap does not replace a pause reached by the same action",
+    "RULES.md §9 move cap",
+    3,
+    "B2 pass pass",
+    max_actions=3,
+)
+case("Any action after the cap is an error", "RULES.md §9 after the end", 3, "B2 B3", max_actions=1)
 
 # §6-§8 scoring points, equal stones, komi
-case("White passes first and Black finished last: both the A版 point and the 唐宋版 point "
-     "(komi 0); A-negative move back to the bowl",
-     "RULES.md §6, §7.2a, §8, A§6.4, T§6", 5, "A3 pass pass", setup=SPLIT, komi=ZERO_KOMI)
-case("White is first to virtual and finished last: the A版 point only; A-negative move "
-     "refilled (S_B = S_W)",
-     "RULES.md §6, §7.2a, §8, A§6.4", 5, "A3 virtual A4 D3 pass pass", setup=SPLIT,
-     komi=ZERO_KOMI)
-case("Black is first to virtual and finished last: the 唐宋版 point only; B-negative move",
-     "RULES.md §6, §7.2a, §8, T§6", 5, "virtual D3 A3 pass pass", setup=SPLIT, komi=ZERO_KOMI)
-case("Black passed first (converted) and finished last: B-negative move from the empty board",
-     "RULES.md §4, §7.2a", 4, "pass B2 C3 pass pass")
-case("Equal stones: Black's four virtual stones overflow a two-point eye (moku_b < 0)",
-     "RULES.md §7.2b-c, A§7.1 (3)", 5, "virtual E3 virtual E4 virtual E5 virtual pass pass",
-     setup=BLACK_NO_ROOM)
-case("Equal stones: White's three virtual stones overflow a two-point eye, with an A-negative "
-     "move refilled",
-     "RULES.md §7.2a-c, A§7.1 (3)", 5, "A3 virtual A4 virtual A5 virtual pass pass",
-     setup=WHITE_NO_ROOM, komi=ZERO_KOMI)
-case("Komi override: jpd_b komi -5 makes a draw",
-     "RULES.md §8", 5, "A3 pass pass", setup=SPLIT, komi={"jpd_b": -5})
-case("Setup stones are neither moves nor lost stones; komi overrides for two rulesets; three "
-     "shared liberties are public",
-     "RULES.md §7.1, §8, §9 setup", 3, setup=SETUP3, komi={"jpd_b": 0.5, "chinese": -2})
+case(
+    "White passes first and Black finished last: both the A版 point and the 唐宋版 point "
+    "(komi 0); A-negative move back to the bowl",
+    "RULES.md §6, §7.2a, §8, A§6.4, T§6",
+    5,
+    "A3 pass pass",
+    setup=SPLIT,
+    komi=ZERO_KOMI,
+)
+case(
+    "White is first to virtual and finished last: the A版 point only; A-negative move "
+    "refilled (S_B = S_W)",
+    "RULES.md §6, §7.2a, §8, A§6.4",
+    5,
+    "A3 virtual A4 D3 pass pass",
+    setup=SPLIT,
+    komi=ZERO_KOMI,
+)
+case(
+    "Black is first to virtual and finished last: the 唐宋版 point only; B-negative move",
+    "RULES.md §6, §7.2a, §8, T§6",
+    5,
+    "virtual D3 A3 pass pass",
+    setup=SPLIT,
+    komi=ZERO_KOMI,
+)
+case(
+    "Black passed first (converted) and finished last: B-negative move from the empty board",
+    "RULES.md §4, §7.2a",
+    4,
+    "pass B2 C3 pass pass",
+)
+case(
+    "Equal stones: Black's four virtual stones overflow a two-point eye (moku_b < 0)",
+    "RULES.md §7.2b-c, A§7.1 (3)",
+    5,
+    "virtual E3 virtual E4 virtual E5 virtual pass pass",
+    setup=BLACK_NO_ROOM,
+)
+case(
+    "Equal stones: White's three virtual stones overflow a two-point eye, with an A-negative "
+    "move refilled",
+    "RULES.md §7.2a-c, A§7.1 (3)",
+    5,
+    "A3 virtual A4 virtual A5 virtual pass pass",
+    setup=WHITE_NO_ROOM,
+    komi=ZERO_KOMI,
+)
+case(
+    "Komi override: jpd_b komi -5 makes a draw",
+    "RULES.md §8",
+    5,
+    "A3 pass pass",
+    setup=SPLIT,
+    komi={"jpd_b": -5},
+)
+case(
+    "Setup stones are neither moves nor lost stones; komi overrides for two rulesets; three "
+    "shared liberties are public",
+    "RULES.md §7.1, §8, §9 setup",
+    3,
+    setup=SETUP3,
+    komi={"jpd_b": 0.5, "chinese": -2},
+)
 
 # §7 ownership: public points, seki
-case("The seki diagram of A§6.1: eyes a, b Black's, the shared liberties public (JPD); the "
-     "region neutral (Chinese); no territory in seki (Japanese)",
-     "RULES.md §7.1, §7.4, A§6.1", 7, setup=SEKI)
-case("Japanese seki test: a Black group in atari is a seed, so its eye is not territory",
-     "RULES.md §7.4 b", 4, setup=ATARI_SEKI)
-case("Dame between two walls: public for JPD, and every stone touching it is in seki for the "
-     "Japanese count",
-     "RULES.md §7.1, §7.4", 5, setup=DAME)
-case("Two lone stones: the one empty component touches both colours, all public / neutral",
-     "RULES.md §7.1 2, §7.3", 5, setup=LONE_STONES)
+case(
+    "The seki diagram of A§6.1: eyes a, b Black's, the shared liberties public (JPD); the "
+    "region neutral (Chinese); no territory in seki (Japanese)",
+    "RULES.md §7.1, §7.4, A§6.1",
+    7,
+    setup=SEKI,
+)
+case(
+    "Japanese seki test: a Black group in atari is a seed, so its eye is not territory",
+    "RULES.md §7.4 b",
+    4,
+    setup=ATARI_SEKI,
+)
+case(
+    "Dame between two walls: public for JPD, and every stone touching it is in seki for the "
+    "Japanese count",
+    "RULES.md §7.1, §7.4",
+    5,
+    setup=DAME,
+)
+case(
+    "Two lone stones: the one empty component touches both colours, all public / neutral",
+    "RULES.md §7.1 2, §7.3",
+    5,
+    setup=LONE_STONES,
+)
 
 # whole games (found once with a seeded uniform random player on the reference; kept as tokens)
-case("A random game on 6x6: captures, suicides, virtual moves, converted passes, then a pause",
-     "RULES.md §3-§8", 6,
-     "F5 F2 pass C2 E2 B2 E6 B6 A2 pass D6 C1 A1 C5 A6 B5 E3 D3 B3 A3 F4 F3 E4 pass E1 virtual "
-     "B4 C3 F1 C4 B1 D4 virtual D2 D1 D5 F6 E5 pass A1 F2 pass A5 virtual A4 A5 C6 B4 F3 E4 E1 "
-     "F4 D1 F6 C6 pass pass")
-case("A random game on 8x8 under no_result: captures, suicides, virtual moves, then a pause",
-     "RULES.md §3-§8, §5 no_result", 8,
-     "A5 A7 virtual F1 F2 virtual B5 H3 E1 pass F3 E3 C3 H8 C2 A6 virtual B3 G2 E2 virtual C7 "
-     "A1 G1 H7 D7 A2 C5 G3 G5 D2 G4 pass B8 D6 B1 B2 D8 pass H6 C4 D4 F8 B7 H4 D3 E6 C8 "
-     "virtual F6 A3 F7 C6 E8 E4 B4 E5 A4 H2 D5 pass H1 E2 C1 H1 pass pass",
-     repetition="no_result")
-case("A random game on 4x4 under no_result that ends in a cycle after many captures",
-     "RULES.md §3-§8, §5 no_result", 4,
-     "D1 C3 B4 D2 A3 C2 B2 D3 A1 pass C1 C4 A4 pass A2 B3 pass B1 B2 pass B4 A2 virtual A4 D1 "
-     "B4 C1 pass C1 D1 pass A3 pass D4 pass B2 pass A1 C1 B4 pass C2 pass C4 A1 C3 A3 D4 D3 D2 "
-     "B2 B3 A2 D3 D1 B1 C1", repetition="no_result")
+case(
+    "A random game on 6x6: captures, suicides, virtual moves, converted passes, then a pause",
+    "RULES.md §3-§8",
+    6,
+    "F5 F2 pass C2 E2 B2 E6 B6 A2 pass D6 C1 A1 C5 A6 B5 E3 D3 B3 A3 F4 F3 E4 pass E1 virtual "
+    "B4 C3 F1 C4 B1 D4 virtual D2 D1 D5 F6 E5 pass A1 F2 pass A5 virtual A4 A5 C6 B4 F3 E4 E1 "
+    "F4 D1 F6 C6 pass pass",
+)
+case(
+    "A random game on 8x8 under no_result: captures, suicides, virtual moves, then a pause",
+    "RULES.md §3-§8, §5 no_result",
+    8,
+    "A5 A7 virtual F1 F2 virtual B5 H3 E1 pass F3 E3 C3 H8 C2 A6 virtual B3 G2 E2 virtual C7 "
+    "A1 G1 H7 D7 A2 C5 G3 G5 D2 G4 pass B8 D6 B1 B2 D8 pass H6 C4 D4 F8 B7 H4 D3 E6 C8 "
+    "virtual F6 A3 F7 C6 E8 E4 B4 E5 A4 H2 D5 pass H1 E2 C1 H1 pass pass",
+    repetition="no_result",
+)
+case(
+    "A random game on 4x4 under no_result that ends in a cycle after many captures",
+    "RULES.md §3-§8, §5 no_result",
+    4,
+    "D1 C3 B4 D2 A3 C2 B2 D3 A1 pass C1 C4 A4 pass A2 B3 pass B1 B2 pass B4 A2 virtual A4 D1 "
+    "B4 C1 pass C1 D1 pass A3 pass D4 pass B2 pass A1 C1 B4 pass C2 pass C4 A1 C3 A3 D4 D3 D2 "
+    "B2 B3 A2 D3 D1 B1 C1",
+    repetition="no_result",
+)
 
 # malformed tokens
 case("A column beyond the board is off board", "RULES.md §1", 5, "C3 F1")
@@ -392,8 +658,13 @@ def reference_result(args):
     """``{"output": ...}`` or ``{"error": ...}``: what `jpdsim replay --legal` should print for
     ``args``, computed by ``tests.reference.RefGame``."""
     size = args["size"]
-    game = RefGame(size, repetition=args["repetition"], suicide=args["suicide"],
-                   max_actions=args.get("max_actions"), setup=setup_cells(args))
+    game = RefGame(
+        size,
+        repetition=args["repetition"],
+        suicide=args["suicide"],
+        max_actions=args.get("max_actions"),
+        setup=setup_cells(args),
+    )
     for k, token in enumerate(args["moves"], 1):
         try:
             reason = game.play(parse_action(token, size))
@@ -416,8 +687,9 @@ def render(cases=None):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m tests.data.make_replay_cases",
-                                     description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m tests.data.make_replay_cases", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("--out", type=Path, default=OUT, help=f"output file (default {OUT.name})")
     args = parser.parse_args(argv)
     titles = [c["title"] for c in CASES]
