@@ -1,10 +1,11 @@
 """The engine: numba kernels over one game state, knowing the rules and nothing else.
 
 ``state`` (the arrays of a game and the names of their fields) -> ``board`` (stones, chains,
-liberties, captures, Zobrist keys; no rule knobs) -> ``history`` (passes, virtual moves,
-repetition, endings: everything that depends on the game's history) -> ``scoring`` (every
-counting method of RULES.md §7) -> ``outcome`` (raw rows to named columns, margins, winners).
-``check`` recomputes the incremental state from the board (a debug and test aid); ``game``
-plays one game action by action from Python. Players live in ``sim.players``, batches in
-``sim.selfplay``.
+liberties, captures, Zobrist keys; no rule knobs) -> ``repetition`` (the position log, the
+superko filter, the four-virtual table) -> ``history`` (passes, virtual moves, legality,
+endings: everything that depends on the game's history) -> ``scoring`` (every counting method
+of RULES.md §7) -> ``outcome`` (the raw outcome row of a game, and raw rows to named columns,
+margins, winners). ``check`` recomputes the incremental state from the board (a debug and test
+aid); ``game`` plays one game action by action from Python. Players live in ``sim.players``,
+batches in ``sim.selfplay``.
 """

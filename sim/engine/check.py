@@ -13,7 +13,7 @@ from numba import njit
 
 from sim.coords import format_action
 from sim.engine.board import is_stone, neighbour
-from sim.engine.history import filter_bit, rule_key
+from sim.engine.repetition import filter_bit, rule_key
 from sim.engine.state import (
     BLACK,
     CHASH,

@@ -1,42 +1,25 @@
 """The rules layer: everything that depends on a game's history (RULES.md §2-§5, §9).
 
-Passes and their conversion, virtual moves, the repetition rule of each mode, the four-virtual
-count per board position, the move cap. The position after move ``m`` (real or virtual,
-converted passes included) is logged as ``tab[LOG_KEY, m]``, its key in the sense of the
-repetition rule:
-
-- global_superko, no_result, basic_ko: the global key (board key xor the keys of both
-  virtual-stone counts);
-- board_superko: the board key;
-- situational_superko: the board key xor the key of the side to move.
-
-A move is compared with the logged positions from st[SEG_START] on: for global_superko and
-no_result the segment starts at the last virtual move (virtual-stone counts only grow, so no
-earlier global position can recur), for the superko modes at the game's start; basic_ko reads
-only the position two moves back. A bit filter (``tab[REP_BITS]``, one bit per logged key of
-the segment, about 1% of its bits set in a typical game) answers "not there" for almost every
-move without touching the log; a set bit makes the segment's log be read. A key match is a
-ban only after a full comparison in exact mode (``st[EXACT]``).
+Passes and their conversion, virtual moves, the repetition rule of each mode (judged here on
+the position log of ``sim.engine.repetition``), the four-virtual ending, the move cap, and the
+start of a game.
 """
 
-import numpy as np
 from numba import njit
 
 from sim.engine.board import (
-    board_after,
-    board_into,
     clear,
     is_empty,
     key_after,
     play_stone,
     put_stone,
 )
+from sim.engine.repetition import count_virtual, forget, record, repeats, rule_key, same_position
 from sim.engine.state import (
     ACTIONS,
     BASIC_KO,
     BLACK,
     BOARD_SUPERKO,
-    CAND,
     CONVERTED,
     CYCLE,
     EMPTIES,
@@ -45,22 +28,15 @@ from sim.engine.state import (
     EXACT,
     FIRST_PV,
     FOUR_VIRTUAL,
-    FV_COUNT,
     FV_GEN,
-    FV_KEY,
-    FV_REF,
-    FV_STAMP,
     GAME_FIELDS,
     GAME_OVER,
-    GLOBAL_SUPERKO,
-    HASH,
     HEAD,
     INTERIOR,
     KO,
     LAST_POINT,
     LAST_REAL,
     LOG_KEY,
-    LOG_VIRT,
     LOST,
     MAX_ACTIONS,
     MOVE_LIMIT,
@@ -77,10 +53,8 @@ from sim.engine.state import (
     PLIB,
     REAL,
     REP,
-    REP_BITS,
     SEG_START,
     SETUP,
-    SIDEKEY,
     SITUATIONAL_SUPERKO,
     ST,
     SUIC,
@@ -92,7 +66,6 @@ from sim.engine.state import (
     SUPERKO,
     TO_MOVE,
     VIRT,
-    VKEY,
     WHITE,
     N,
     opponent,
@@ -100,132 +73,6 @@ from sim.engine.state import (
 )
 
 PASS, VIRTUAL = -1, -2
-
-
-# ---- position keys, the log and its filter ------------------------------------------------
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def rule_key(g, board_key, m):
-    """The key, in the sense of the repetition rule, of the position with the board key
-    ``board_key`` and the current virtual stones as move ``m``."""
-    st = g.tab[ST]
-    rep = st[REP]
-    if rep == SITUATIONAL_SUPERKO:  # Black moves after even move numbers
-        return board_key ^ st[slot(SIDEKEY, BLACK if m & 1 == 0 else WHITE)]
-    if rep == BOARD_SUPERKO:
-        return board_key
-    return (
-        board_key
-        ^ g.tab[slot(VKEY, BLACK), st[slot(VIRT, BLACK)]]  # the global key
-        ^ g.tab[slot(VKEY, WHITE), st[slot(VIRT, WHITE)]]
-    )
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def filter_bit(g, key):
-    """(word, bit) of ``key`` in the filter: its first cap/8 words, bits 1-6 pick the bit (bit 0
-    of a key is the parity of the number of stone keys in it)."""
-    return (key >> 7) & ((g.tab.shape[1] >> 3) - 1), np.int64(1) << ((key >> 1) & 63)
-
-
-@njit(cache=True, _nrt=False)
-def _forget(g, start, stop):
-    """Clear the filter bits of the positions ``start`` to ``stop - 1`` of the log (the whole
-    segment: a bit two keys share goes too)."""
-    for m in range(start, stop):
-        word, bit = filter_bit(g, g.tab[LOG_KEY, m])
-        g.tab[REP_BITS, word] &= ~bit
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _record(g, virtual):
-    """Log the position after move st[MOVES] (its key, and in exact mode its board and
-    virtual stones) and enter it into the filter; a virtual move starts a new segment for
-    global_superko and no_result."""
-    st = g.tab[ST]
-    m = st[MOVES]
-    rep = st[REP]
-    key = rule_key(g, st[HASH], m)
-    if virtual and (rep == GLOBAL_SUPERKO or rep == NO_RESULT):
-        _forget(g, st[SEG_START], m)
-        st[SEG_START] = m
-    g.tab[LOG_KEY, m] = key
-    word, bit = filter_bit(g, key)
-    g.tab[REP_BITS, word] |= bit
-    if st[EXACT]:
-        board_into(g, g.log_board[m])
-        for c in (BLACK, WHITE):
-            g.tab[slot(LOG_VIRT, c), m] = st[slot(VIRT, c)]
-
-
-@njit(cache=True, _nrt=False)
-def _same_board(g, board, m):
-    for i in range(g.log_board.shape[1]):
-        if board[i] != g.log_board[m, i]:
-            return False
-    return True
-
-
-@njit(cache=True, _nrt=False)
-def _same_position(g, move, m, m_next):
-    """Exact mode, on a key match: whether the logged position ``m`` is the position that
-    ``move`` (point, colour, effect from ``key_after``) creates as move ``m_next``, in the sense
-    of the repetition rule. The candidate board is built here, only when a key matches."""
-    board = g.pt[CAND]
-    board_after(g, move[0], move[1], move[2], board)
-    if not _same_board(g, board, m):
-        return False
-    rep = g.tab[ST, REP]
-    if rep == BOARD_SUPERKO:
-        return True
-    if rep == SITUATIONAL_SUPERKO:
-        return (m & 1) == (m_next & 1)  # the same side to move
-    for c in (BLACK, WHITE):
-        if g.tab[slot(LOG_VIRT, c), m] != g.tab[ST, slot(VIRT, c)]:
-            return False
-    return True
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _repeats(g, key, move, m_next):
-    """Whether a position of the segment has ``key`` (exact mode: is, compared in full)."""
-    word, bit = filter_bit(g, key)
-    if g.tab[REP_BITS, word] & bit == 0:
-        return False
-    for m in range(g.tab[ST, SEG_START], g.tab[ST, MOVES] + 1):
-        if g.tab[LOG_KEY, m] == key and (
-            not g.tab[ST, EXACT] or _same_position(g, move, m, m_next)
-        ):
-            return True
-    return False
-
-
-# ---- the four-virtual table: open addressing, cleared by a generation stamp ----------------
-
-
-@njit(cache=True, _nrt=False)
-def _count_virtual(g):
-    """Count one virtual move at the current board (just logged as move st[MOVES]);
-    returns that board's count."""
-    tab = g.tab
-    key = g.tab[ST, HASH]
-    mask = tab.shape[1] - 1
-    i = key & mask
-    gen = g.tab[ST, FV_GEN]
-    m = g.tab[ST, MOVES]
-    while tab[FV_STAMP, i] == gen:
-        if tab[FV_KEY, i] == key and (
-            not g.tab[ST, EXACT] or _same_board(g, g.log_board[m], tab[FV_REF, i])
-        ):
-            tab[FV_COUNT, i] += 1
-            return tab[FV_COUNT, i]
-        i = (i + 1) & mask
-    tab[FV_STAMP, i] = gen
-    tab[FV_KEY, i] = key
-    tab[FV_COUNT, i] = 1
-    tab[FV_REF, i] = m
-    return 1
 
 
 # ---- a game ----------------------------------------------------------------------------------
@@ -237,7 +84,7 @@ def reset(g, setup):
     move. Returns the point index (y*N+x) of a setup stone whose chain has no liberty, or -1."""
     st = g.tab[ST]
     n = st[N]
-    _forget(g, st[SEG_START], st[MOVES] + 1)  # the last game's positions
+    forget(g, st[SEG_START], st[MOVES] + 1)  # the last game's positions
     clear(g)
     st[slot(SETUP, BLACK)] = 0
     st[slot(SETUP, WHITE)] = 0
@@ -253,7 +100,7 @@ def reset(g, setup):
     st[GAME_FIELDS:N_ST] = 0
     st[TO_MOVE] = BLACK
     st[FV_GEN] += 1
-    _record(g, False)
+    record(g, False)
     return -1
 
 
@@ -278,13 +125,13 @@ def judge(g, p, c, converted):
         if (
             m >= 1
             and g.tab[LOG_KEY, m - 1] == key
-            and (not g.tab[ST, EXACT] or _same_position(g, move, m - 1, m_next))
+            and (not g.tab[ST, EXACT] or same_position(g, move, m - 1, m_next))
         ):
             return KO
         if rep == BASIC_KO:
             return OK
-        return OK_CYCLE if _repeats(g, key, move, m_next) else OK
-    if _repeats(g, key, move, m_next):
+        return OK_CYCLE if repeats(g, key, move, m_next) else OK
+    if repeats(g, key, move, m_next):
         return SUPERKO
     return OK
 
@@ -296,8 +143,8 @@ def _virtual(g, c):
     g.tab[ST, slot(VIRT, c)] += 1
     if g.tab[ST, FIRST_PV] == 0:
         g.tab[ST, FIRST_PV] = c
-    _record(g, True)
-    if _count_virtual(g) >= 4:
+    record(g, True)
+    if count_virtual(g) >= 4:
         g.tab[ST, ENDING] = FOUR_VIRTUAL
 
 
@@ -351,7 +198,7 @@ def apply_action(g, action, code):
                 st[slot(SUICIDES_BY, c)] += 1
             st[LAST_REAL] = c
             st[slot(LAST_POINT, c)] = action
-            _record(g, False)
+            record(g, False)
             if code == OK_CYCLE:
                 st[ENDING] = CYCLE
         st[TO_MOVE] = opponent(c)
