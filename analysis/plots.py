@@ -1,6 +1,10 @@
 """Figures for the notebooks: each function takes a table made by the analysis modules and
 returns a ``matplotlib.figure.Figure`` (built without pyplot, so nothing is shown twice and
-nothing leaks) with labelled axes and units."""
+nothing leaks) with labelled axes and units.
+
+Longer than 300 lines on purpose: one short function per figure of the four notebooks, sharing
+one palette and one axis style; split by notebook, the shared style would be imported back and
+forth."""
 
 from __future__ import annotations
 
