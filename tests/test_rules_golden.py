@@ -21,6 +21,21 @@ from tests.conftest import (
     reason,
     try_moves,
 )
+from tests.positions import (
+    ATARI_SEKI,
+    BLACK_NO_ROOM,
+    BOTH_WITHOUT,
+    CYCLE,
+    EDGE,
+    KO,
+    MULTI_SUICIDE,
+    SEKI,
+    SINGLE,
+    SINGLE_SUICIDE,
+    SPLIT,
+    SUICIDE_RETURN,
+    WHITE_NO_ROOM,
+)
 
 ZERO_KOMI = {r: 0.0 for r in RULESETS}
 
@@ -51,14 +66,6 @@ def finish(game, setup_diagram=None, komi=None):
 # ----------------------------------------------------------------------------------------------
 # §3 captures
 
-SINGLE = """
-.....
-..X..
-.XOX.
-.....
-.....
-"""
-
 
 def test_capture_single_stone(Game):
     g = new_game(Game, diagram=SINGLE, moves="C2")
@@ -86,15 +93,6 @@ def test_capture_single_stone(Game):
     # White may play into the eye? C3: neighbours all Black, captures nothing: single suicide
     assert "C3" not in legal(g)
     assert reason(g, "C3") == "suicide"
-
-
-EDGE = """
-XOO..
-XOOX.
-.XX..
-.....
-.....
-"""
 
 
 def test_capture_group_at_edge(Game):
@@ -153,14 +151,6 @@ def test_capture_saves_own_group_in_atari(Game):
 # ----------------------------------------------------------------------------------------------
 # §3 suicide
 
-SINGLE_SUICIDE = """
-.....
-.....
-.....
-X....
-.X...
-"""
-
 
 @pytest.mark.parametrize("suicide", ["multi", "none"])
 def test_single_stone_suicide_is_illegal(Game, suicide):
@@ -171,15 +161,6 @@ def test_single_stone_suicide_is_illegal(Game, suicide):
     assert reason(g, "A1") == "suicide"
     assert diagram(g) == before
     expect(finish(g, SINGLE_SUICIDE), actions=1, moves=1, suicides_w=0, stones_lost_w=0)
-
-
-MULTI_SUICIDE = """
-.....
-.....
-.....
-XX...
-O.X..
-"""
 
 
 @pytest.mark.parametrize("suicide", ["multi", "none"])
@@ -218,15 +199,6 @@ def test_multi_stone_suicide(Game, suicide):
     )
 
 
-BOTH_WITHOUT = """
-.....
-.....
-OO...
-XXO..
-.OX..
-"""
-
-
 def test_mover_stones_stay_when_both_without_liberties(Game):
     # Black A1 fills the last liberty of its own block A2 B2 and of White B1: White goes
     g = new_game(Game, diagram=BOTH_WITHOUT, moves="A1")
@@ -242,13 +214,6 @@ def test_mover_stones_stay_when_both_without_liberties(Game):
 # ----------------------------------------------------------------------------------------------
 # §5 repetition
 
-KO = """
-.....
-.XO..
-XO.O.
-.XO..
-.....
-"""
 KO_TAKEN = """
 .....
 .XO..
@@ -314,15 +279,6 @@ def test_virtual_moves_and_ko_ban(Game, repetition):
     assert reason(g, "C3") == IMMEDIATE_REASON[repetition]
 
 
-SUICIDE_RETURN = """
-.....
-.....
-.....
-OO...
-..O..
-"""
-
-
 @pytest.mark.parametrize("repetition", REPETITIONS)
 def test_situational_versus_board_superko(Game, repetition):
     # Black A1 (one liberty, B1), White virtual, Black B1: the block A1 B1 suicides and the
@@ -353,13 +309,6 @@ def test_multi_stone_suicide_forbidden_by_option_none(Game):
     assert reason(g, "B1") == "suicide"
 
 
-CYCLE = """
-..X..
-...XX
-.....
-OO...
-..O..
-"""
 # A1 E5 B1 (Black A1 B1 suicide) D5 (White E5 D5 suicide): the start position returns,
 # the same global position as four moves ago (not the two-move ko position).
 CYCLE_REASON = {
@@ -705,17 +654,6 @@ def test_setup_group_without_liberty_is_rejected(Game, text):
         Game(3, setup=parse_diagram(text, 3))
 
 
-SEKI = """
-OOXXOO.
-OX..XO.
-OX..XO.
-OXOOXO.
-OXXXXO.
-OOOOOO.
-.......
-"""
-
-
 def test_seki_diagram_of_A_6_1(Game):
     g = new_game(Game, diagram=SEKI)
     out = finish(g, SEKI)
@@ -798,14 +736,6 @@ def test_empty_board(Game):
     assert set(winners(out).values()) == {"W"}
 
 
-ATARI_SEKI = """
-.XO.
-XXO.
-OOO.
-....
-"""
-
-
 def test_japanese_seed_stone_in_atari(Game):
     # Black B4 A3 B3 has one liberty, A4: a seed; A4 is in seki -> Black 0, White 7
     out = finish(new_game(Game, diagram=ATARI_SEKI), ATARI_SEKI)
@@ -867,15 +797,6 @@ def test_japanese_seed_next_to_dame(Game):
         area_diff_chinese=5,
         territory_diff_japanese=5,
     )
-
-
-SPLIT = """
-.XO..
-.XO..
-.XO..
-.XO..
-.XO..
-"""
 
 
 def test_a_version_point_when_white_passes_first(Game):
@@ -977,22 +898,6 @@ def test_japanese_prisoners(Game):
     }
     out = g.outcome()  # default komi
     assert margins(out) == {r: -12.5 for r in RULESETS}
-
-
-BLACK_NO_ROOM = """
-XXXO.
-X.XO.
-X.XO.
-XXXO.
-XXXO.
-"""
-WHITE_NO_ROOM = """
-..XOO
-..XO.
-..XO.
-..XOO
-..XOO
-"""
 
 
 def test_equal_stones_overflow_black(Game):
