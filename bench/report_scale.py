@@ -92,7 +92,7 @@ def run_part(part: str, run_dir: str) -> dict:
 
 def write_run(run_dir: str, rows: int, shard_size: int, board_size: int, seed: int) -> dict:
     """Write the synthetic run; return seconds, parquet MiB and the writer's peak."""
-    from analysis import synthetic
+    from tests import synthetic  # the test fixture (ROOT is on sys.path)
 
     t0 = time.perf_counter()
     synthetic.synthetic_run(

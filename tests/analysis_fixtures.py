@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from analysis import load, synthetic
+from analysis import load
 from sim.schema import DEFAULT_KOMI
+from tests import synthetic
 
 
 def frame(rows, komi=None) -> pd.DataFrame:

@@ -9,13 +9,14 @@ import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 import pytest
 
-from analysis import load, stats, synthetic
+from analysis import load, stats
 from sim.dataset.check import check_run
 from sim.dataset.layout import part_name
 from sim.dataset.manifest import read_manifest
 from sim.dataset.read import read_games
 from sim.errors import UserError
 from sim.schema import GAME_SCHEMA
+from tests import synthetic
 from tests.analysis_fixtures import rows_no_result, rows_superko, write_run
 
 # --- stats -------------------------------------------------------------------------------

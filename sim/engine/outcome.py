@@ -139,7 +139,7 @@ def rulings(raw, komi: dict) -> dict:
     return out
 
 
-def _labels(codes: np.ndarray, values) -> pa.Array:
+def labels(codes: np.ndarray, values) -> pa.Array:
     """Arrow strings ``values[code]`` (-1: null), built through a dictionary: Arrow turns
     codes into strings about 4x faster than it reads an array of Python strings."""
     indices = pa.array(codes.astype(np.int8), mask=codes < 0)
@@ -155,11 +155,11 @@ def outcome_arrays(rows: np.ndarray, rules) -> dict:
     area_diff = (raw["area2_b_jpd"] - raw["area2_w_jpd"]) / 2
     out = {
         "board_size": np.full(n, size, np.int32),
-        "repetition": _labels(np.zeros(n, np.int8), [rules.repetition]),
-        "suicide": _labels(np.zeros(n, np.int8), [rules.suicide]),
-        "ending": _labels(raw["ending"] - 1, ENDINGS),
-        "first_pass_or_virtual_by": _labels(raw["first_pass_or_virtual_by"] - 1, BY),
-        "last_real_move_by": _labels(raw["last_real_move_by"] - 1, BY),
+        "repetition": labels(np.zeros(n, np.int8), [rules.repetition]),
+        "suicide": labels(np.zeros(n, np.int8), [rules.suicide]),
+        "ending": labels(raw["ending"] - 1, ENDINGS),
+        "first_pass_or_virtual_by": labels(raw["first_pass_or_virtual_by"] - 1, BY),
+        "last_real_move_by": labels(raw["last_real_move_by"] - 1, BY),
         "area_b_jpd": raw["area2_b_jpd"] / 2,
         "area_w_jpd": raw["area2_w_jpd"] / 2,
         "area_diff_jpd": area_diff,
@@ -167,7 +167,7 @@ def outcome_arrays(rows: np.ndarray, rules) -> dict:
     }
     for name, (margin, winner) in rulings({**raw, "area_diff_jpd": area_diff}, komi).items():
         out[f"margin_{name}"] = margin
-        out[f"winner_{name}"] = _labels(winner, WINNERS)
+        out[f"winner_{name}"] = labels(winner, WINNERS)
     values = {name: out[name] if name in out else raw[name] for name in OUTCOME_FIELDS}
     return {
         name: v if isinstance(v, pa.Array) else pa.array(v, OUTCOME_TYPES[name])

@@ -1,9 +1,14 @@
-"""Synthetic runs in the dataset layout, for tests, benchmarks and demonstrations.
+"""Synthetic runs in the dataset layout, for the tests and the benchmarks (a fixture, not part
+of the library: ``bench/report_scale.py`` imports it from the repository root).
 
 ``games_table`` completes hand-made rows (defaults, margins and winners derived from the raw
 differences); ``random_games`` draws plausible, mutually consistent games with vectorised numpy
 (not played games: no engine is involved); ``write_run`` writes them as a finished run with the
 dataset layer's own writers (``sim.dataset``), so ``sim.dataset.check.check_run`` accepts it.
+The numbers are made up here, everything derived from them is the engine's: margins and
+winners (``sim.engine.outcome.rulings``), the vocabularies (``sim.schema.ENDINGS``,
+``sim.engine.outcome.BY``/``WINNERS``), komi and the move cap (``sim.rules``), the run's
+config (``sim.run.config.RunConfig``) and its manifest (``sim.dataset.manifest``).
 """
 
 from __future__ import annotations
@@ -16,34 +21,50 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from sim.dataset import manifest, write
-from sim.rules import resolve_komi
+from sim.dataset import write
+from sim.dataset.layout import format_ranges
+from sim.dataset.manifest import environment, now, write_manifest
+from sim.engine.outcome import BY, WINNERS, labels, rulings
+from sim.rules import default_max_actions, resolve_komi
 from sim.run.config import RunConfig, config_from_dict
-from sim.schema import (
-    DEFAULT_KOMI,
-    GAME_SCHEMA,
-    NO_WINNER_ENDINGS,
-    RULESET_SCORE,
-    RULESETS,
-    SCHEMA_VERSION,
-)
+from sim.schema import DEFAULT_KOMI, ENDINGS, GAME_SCHEMA, RULESET_SCORE, RULESETS, SCHEMA_VERSION
+
+#: The manifest's ``jpdsim_version`` of a synthetic run: no jpdsim played its games.
+SYNTHETIC_VERSION = "synthetic"
+
+_WINNER_LABELS = np.array([*WINNERS, None], dtype=object)  # winner code -1 -> None
+
+
+def codes(values, vocabulary: Sequence[str], column: str) -> np.ndarray:
+    """The engine's raw codes of string values: 1 + the index in ``vocabulary``, 0 for None
+    (``sim.engine.outcome.rulings``); ValueError names a value outside the vocabulary."""
+    s = pd.Series(np.asarray(values, dtype=object), dtype=object)
+    code = s.map({v: i + 1 for i, v in enumerate(vocabulary)})
+    unknown = s.notna() & code.isna()
+    if unknown.any():
+        raise ValueError(
+            f"column {column!r}: {s[unknown].iloc[0]!r} is not one of {', '.join(vocabulary)}"
+        )
+    return code.fillna(0).to_numpy(np.int64)
 
 
 def results(cols: dict, komi: dict | None = None) -> dict:
     """margin_R and winner_R for every ruleset (``sim.schema.RULESET_SCORE``) from the raw
-    differences, the triggers and the ending (arrays in ``cols``); winners are object arrays
-    of "B"/"W"/"draw"/None."""
-    komi = resolve_komi(komi)
-    no_winner = np.isin(np.asarray(cols["ending"], dtype=object), NO_WINNER_ENDINGS)
+    differences, the triggers ("B"/"W"/None) and the ending (names of ``sim.schema.ENDINGS``),
+    arrays in ``cols``, by the engine's rule (``sim.engine.outcome.rulings``); winners are
+    object arrays of ``WINNERS`` labels ("W"/"draw"/"B"), None for no winner (or a NaN
+    margin)."""
+    raw = {diff: cols[diff] for diff, _ in RULESET_SCORE.values()}
+    raw["ending"] = codes(cols["ending"], ENDINGS, "ending")
+    for col in ("first_pass_or_virtual_by", "last_real_move_by"):
+        raw[col] = codes(cols[col], BY, col)
+    with np.errstate(invalid="ignore"):  # a NaN margin's sign: no winner, set below
+        ruled = rulings(raw, resolve_komi(komi))
     out = {}
-    for r, (diff, extra) in RULESET_SCORE.items():
-        margin = np.asarray(cols[diff], dtype=np.float64) - komi[r]
-        if extra is not None:
-            margin = margin - (np.asarray(cols[extra[0]], dtype=object) == extra[1])
-        winner = np.where(margin > 0, "B", np.where(margin < 0, "W", "draw")).astype(object)
-        winner[no_winner | np.isnan(margin)] = None
+    for r, (margin, winner) in ruled.items():
+        winner[np.isnan(margin)] = -1
         out[f"margin_{r}"] = margin
-        out[f"winner_{r}"] = winner
+        out[f"winner_{r}"] = _WINNER_LABELS[winner]
     return out
 
 
@@ -75,7 +96,7 @@ def games_table(rows: Sequence[dict] | pd.DataFrame, komi: dict | None = None) -
     fill("policy_w", "random")
     fill("virtual_rate", 0.0)
     fill("board_size", 9)
-    fill("max_actions", lambda d: 8 * np.asarray(d["board_size"]) ** 2)
+    fill("max_actions", lambda d: np.array([default_max_actions(int(b)) for b in d["board_size"]]))
     for r in RULESETS:
         fill(f"komi_{r}", komi[r])
     fill("repetition", "global_superko")
@@ -106,17 +127,6 @@ def games_table(rows: Sequence[dict] | pd.DataFrame, komi: dict | None = None) -
     return pa.Table.from_arrays(arrays, schema=GAME_SCHEMA)
 
 
-def _strings(values: Sequence[str], idx: np.ndarray) -> pa.Array:
-    """A string array from indices into ``values`` (-1 = null), built without Python objects."""
-    idx = np.asarray(idx)
-    mask = idx < 0
-    dictionary = pa.array(list(values), type=pa.string())
-    arr = pa.DictionaryArray.from_arrays(
-        pa.array(np.where(mask, 0, idx).astype(np.int32), mask=mask), dictionary
-    )
-    return arr.cast(pa.string())
-
-
 def random_games(
     n: int,
     *,
@@ -136,12 +146,19 @@ def random_games(
     komi = resolve_komi(komi)
     N2 = board_size * board_size
     i32 = np.int32
-    # ending
+    # ending: an index into ENDINGS
     p4 = min(0.3, 0.02 + 2 * virtual_rate)
     p_cycle = 0.01 if repetition == "no_result" else 0.0
     p_limit = 0.01 if repetition == "basic_ko" else 0.001
-    ending = rng.choice(4, size=n, p=[1 - p4 - p_cycle - p_limit, p4, p_cycle, p_limit])
-    pause = ending == 0
+    p_ending = {
+        "pause": 1 - p4 - p_cycle - p_limit,
+        "four_virtual": p4,
+        "cycle": p_cycle,
+        "move_limit": p_limit,
+    }
+    ending = rng.choice(len(ENDINGS), size=n, p=[p_ending[e] for e in ENDINGS])
+    pause = ending == ENDINGS.index("pause")
+    four = ending == ENDINGS.index("four_virtual")
     # final position: public points, each side's stones and territory
     q = np.minimum(rng.poisson(0.03 * N2 + 0.5, n), N2 // 4)
     own = N2 - q
@@ -153,10 +170,10 @@ def random_games(
     d = (b_own - w_own).astype(np.float64)
     # moves: lost stones absorb the balance S_B - S_W in {0, 1}
     lost_b, lost_w = rng.poisson(0.2 * N2, n), rng.poisson(0.2 * N2, n)
-    converted = rng.poisson(1.0, n) + 2 * (ending == 1)
+    converted = rng.poisson(1.0, n) + 2 * four
     cb = rng.binomial(converted, 0.5)
-    vb = rng.poisson(virtual_rate * 0.3 * N2, n) + cb + 2 * (ending == 1)
-    vw = rng.poisson(virtual_rate * 0.3 * N2, n) + (converted - cb) + 2 * (ending == 1)
+    vb = rng.poisson(virtual_rate * 0.3 * N2, n) + cb + 2 * four
+    vw = rng.poisson(virtual_rate * 0.3 * N2, n) + (converted - cb) + 2 * four
     bit = rng.integers(0, 2, n)
     t = (s_b + lost_b + vb) - (s_w + lost_w + vw) - bit
     lost_w += np.maximum(t, 0)
@@ -165,7 +182,7 @@ def random_games(
     passes = converted + 2 * pause
     moves = rb + rw + vb + vw
     actions = moves + passes - converted
-    # triggers
+    # triggers: an index into BY (-1: none)
     any_pv = (vb + vw + passes) > 0
     first = np.where(rng.random(n) < 0.45, 0, 1)
     first = np.where((first == 0) & (vb == 0) & ~pause, 1, first)
@@ -182,15 +199,15 @@ def random_games(
     cols = {
         "game_id": np.arange(first_game_id, first_game_id + n, dtype=np.int64),
         "seed": np.full(n, seed, dtype=np.int64),
-        "policy_b": _strings([policy_b], np.zeros(n, np.int8)),
-        "policy_w": _strings([policy_w], np.zeros(n, np.int8)),
+        "policy_b": labels(np.zeros(n, np.int8), [policy_b]),
+        "policy_w": labels(np.zeros(n, np.int8), [policy_w]),
         "virtual_rate": np.full(n, virtual_rate),
-        "max_actions": np.full(n, 8 * N2, dtype=i32),
+        "max_actions": np.full(n, default_max_actions(board_size), dtype=i32),
         **{f"komi_{r}": np.full(n, komi[r]) for r in RULESETS},
         "board_size": sizes,
-        "repetition": _strings([repetition], np.zeros(n, np.int8)),
-        "suicide": _strings([suicide], np.zeros(n, np.int8)),
-        "ending": _strings(["pause", "four_virtual", "cycle", "move_limit"], ending),
+        "repetition": labels(np.zeros(n, np.int8), [repetition]),
+        "suicide": labels(np.zeros(n, np.int8), [suicide]),
+        "ending": labels(ending, ENDINGS),
         "actions": actions,
         "moves": moves,
         "real_moves_b": rb,
@@ -203,8 +220,8 @@ def random_games(
         "stones_lost_w": lost_w,
         "suicides_b": rng.binomial(lost_b, 0.02 if suicide == "multi" else 0.0),
         "suicides_w": rng.binomial(lost_w, 0.02 if suicide == "multi" else 0.0),
-        "first_pass_or_virtual_by": _strings(["B", "W"], first),
-        "last_real_move_by": _strings(["B", "W"], last),
+        "first_pass_or_virtual_by": labels(first, BY),
+        "last_real_move_by": labels(last, BY),
         "stones_b": s_b,
         "stones_w": s_w,
         "public_points": q,
@@ -222,21 +239,17 @@ def random_games(
         "prisoners_b": lost_w,
         "prisoners_w": lost_b,
     }
-    players = np.array(["B", "W", None], dtype=object)  # index -1: None
-    margins = results(
-        {
-            "area_diff_jpd": d,
-            "area_diff_chinese": chinese,
-            "territory_diff_japanese": japanese,
-            "first_pass_or_virtual_by": players[first],
-            "last_real_move_by": players[last],
-            "ending": np.array(["pause", "four_virtual", "cycle", "move_limit"], dtype=object)[
-                ending
-            ],
-        },
-        komi,
-    )
-    cols.update(margins)
+    raw = {  # the engine's raw codes (sim.engine.outcome.rulings)
+        "area_diff_jpd": d,
+        "area_diff_chinese": chinese,
+        "territory_diff_japanese": japanese,
+        "first_pass_or_virtual_by": first + 1,
+        "last_real_move_by": last + 1,
+        "ending": ending + 1,
+    }
+    for r, (margin, winner) in rulings(raw, komi).items():
+        cols[f"margin_{r}"] = margin
+        cols[f"winner_{r}"] = labels(winner, WINNERS)
     rate = 0.004 if repetition in ("basic_ko", "no_result") else 0.015
     cols["repetition_bans"] = rng.poisson(rate * moves).astype(i32)
     arrays = [
@@ -316,26 +329,30 @@ def write_run(
         write.write_shard(
             run_dir, index, write.games_table(cfg, np.arange(ids.start, ids.stop), columns), None
         )
-    now = manifest.now()
-    manifest.write_manifest(
+    t = now()
+    write_manifest(
         run_dir,
-        {
+        {  # the keys of the runner's manifest (sim.run.folder), as a finished run has them
             "name": cfg.name,
             "config": cfg.to_dict(),
             "config_file": None,
-            "jpdsim_version": "synthetic",
+            **environment(),
+            "jpdsim_version": SYNTHETIC_VERSION,
             "schema_version": SCHEMA_VERSION,
             "status": "complete",
-            "started": now,
-            "ended": now,
+            "started": t,
+            "ended": t,
             "games": cfg.games,
             "games_written": cfg.games,
+            "seconds": 0.0,
+            "throughput_games_per_s": None,
             "shards": {
                 "count": cfg.n_shards,
                 "size": cfg.shard_size,
                 "written": cfg.n_shards,
-                "missing": "",
+                "missing": format_ranges(()),
             },
+            "sessions": [],
         },
     )
     return run_dir
