@@ -21,7 +21,7 @@ RULESET_SCORE = {
     "japanese": ("territory_diff_japanese", None),
 }
 NO_WINNER_ENDINGS = ("cycle", "move_limit")
-POLICIES = ("random", "capture")
+POLICIES = ("random", "capture", "pattern")
 #: Dead stones at a pause (RULES.md §4): "all_alive", the agreed ending 两弃终局.
 DEAD_STONES = ("all_alive",)
 

@@ -13,12 +13,14 @@ from sim.engine.history import apply_action, reset
 from sim.engine.outcome import R_REP_BANS, columns, outcome_arrays, outcome_row
 from sim.engine.state import ACTIONS, ENDING, PLAIN, ST, TO_MOVE, new_state
 from sim.players.capture import capture_move
+from sim.players.pattern import pattern_move
 from sim.players.random import random_move
 from sim.players.stream import start_stream
 from sim.rules import Rules
 from sim.schema import POLICIES, RAW_FIELDS
 
 CAPTURE = POLICIES.index("capture")
+PATTERN = POLICIES.index("pattern")
 _MOVES_BUFFER = 1 << 20  # actions recorded by one kernel call (it returns before overflowing)
 
 
@@ -43,8 +45,11 @@ def play_games(g, seed, game_ids, policies, virtual_rate, rows, moves, offsets, 
         reset(g, setup)
         start_stream(rng, seed, game_ids[j])
         while g.tab[ST, ENDING] == 0:
-            if policies[g.tab[ST, TO_MOVE] - 1] == CAPTURE:
+            policy = policies[g.tab[ST, TO_MOVE] - 1]
+            if policy == CAPTURE:
                 action, code = capture_move(g, rng, virtual_rate)
+            elif policy == PATTERN:
+                action, code = pattern_move(g, rng, virtual_rate)
             else:
                 action, code = random_move(g, rng, virtual_rate)
             apply_action(g, action, code)

@@ -1,8 +1,8 @@
-"""The numba engine against the pure-Python reference, move by move, on 2,000 random games:
-every board size 2..9 x every repetition mode x four styles of play (plain, with voluntary
-virtual moves, without suicide, the capture player). The games are the batched kernel's own
-(``play_batch`` with recorded moves); each is re-played action by action in
-``sim.engine.game.Game`` (exact mode) and in ``tests.reference.RefGame``, comparing the
+"""The numba engine against the pure-Python reference, move by move, on 2,400 random games:
+every board size 2..9 x every repetition mode x five styles of play (plain, with voluntary
+virtual moves, without suicide, the capture player, the pattern player). The games are the
+batched kernel's own (``play_batch`` with recorded moves); each is re-played action by action
+in ``sim.engine.game.Game`` (exact mode) and in ``tests.reference.RefGame``, comparing the
 legal-move sets and boards after every action and every outcome field at the end, and checking
 the outcome invariants. The engine's state check (``sim.engine.check``) runs after every action,
 in the batch and in ``Game``."""
@@ -22,6 +22,7 @@ STYLES = [  # (suicide, virtual_rate, policy of both colours, games)
     ("multi", 0.15, "random", 13),
     ("none", 0.05, "random", 12),
     ("multi", 0.05, "capture", 12),
+    ("multi", 0.05, "pattern", 10),
 ]
 
 

@@ -6,5 +6,7 @@ only reads the state and asks ``sim.engine.history.judge`` about candidates; the
 the action (``history.apply_action``). Players are named in ``sim.schema.POLICIES``:
 
 - ``random`` (``sim.players.random``): light playouts;
-- ``capture`` (``sim.players.capture``): the capture heuristic of MoGo-style playouts.
+- ``capture`` (``sim.players.capture``): the capture heuristic of MoGo-style playouts;
+- ``pattern`` (``sim.players.pattern``): a heavy playout policy (capture, save, MoGo's 3x3
+  patterns, no self-atari; ``sim.players.tactics`` counts the liberties a move would leave).
 """

@@ -8,30 +8,27 @@ such chain (the first found among equals); else as ``random`` (without a second 
 from numba import njit
 
 from sim.engine.board import has_one_liberty, neighbour
-from sim.engine.history import PASS, VIRTUAL, judge
+from sim.engine.history import PASS, VIRTUAL
 from sim.engine.state import (
     BLACK,
     COLOR,
     CSIZE,
     HEAD,
-    KO,
     LAST_POINT,
     LIBSUM,
     OK,
     OK_CYCLE,
-    PENDING_PASS,
     PLIB,
-    REP_BANS,
     ST,
-    SUPERKO,
     TO_MOVE,
     WHITE,
     W,
     opponent,
     slot,
 )
-from sim.players.random import random_move
+from sim.players.random import draw_move
 from sim.players.stream import uniform
+from sim.players.tactics import judge_counted
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -47,11 +44,22 @@ def _capture_near(g, p, c, best, size, verdict):
         h = pt[HEAD, q]
         if pt[CSIZE, h] > size and has_one_liberty(pt, h):
             liberty = pt[LIBSUM, h] // pt[PLIB, h]
-            code = judge(g, liberty, c, g.tab[ST, PENDING_PASS])
+            code = judge_counted(g, liberty, c)
             if code == OK or code == OK_CYCLE:
                 best, size, verdict = liberty, pt[CSIZE, h], code
-            elif code == KO or code == SUPERKO:
-                g.tab[ST, REP_BANS] += 1
+    return best, size, verdict
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def largest_capture(g, c):
+    """The largest capture ``c`` may make now next to the last real moves: (point, chain size,
+    judge verdict); size 0 if none. Black's last move's neighbourhood first, then White's."""
+    st = g.tab[ST]
+    best, size, verdict = PASS, 0, OK
+    for colour in (BLACK, WHITE):
+        last = st[slot(LAST_POINT, colour)]
+        if last > 0:
+            best, size, verdict = _capture_near(g, last, c, best, size, verdict)
     return best, size, verdict
 
 
@@ -60,13 +68,7 @@ def capture_move(g, rng, virtual_rate):
     """The capture heuristic's action and its ``judge`` verdict (see the module docstring)."""
     if virtual_rate > 0.0 and uniform(rng) < virtual_rate:
         return VIRTUAL, OK
-    st = g.tab[ST]
-    c = st[TO_MOVE]
-    best, size, verdict = PASS, 0, OK
-    for colour in (BLACK, WHITE):
-        last = st[slot(LAST_POINT, colour)]
-        if last > 0:
-            best, size, verdict = _capture_near(g, last, c, best, size, verdict)
+    best, size, verdict = largest_capture(g, g.tab[ST, TO_MOVE])
     if size > 0:
         return best, verdict
-    return random_move(g, rng, 0.0)
+    return draw_move(g, rng, False)

@@ -26,6 +26,7 @@ from sim.engine.state import (
     opponent,
 )
 from sim.players.stream import below, uniform
+from sim.players.tactics import bad_self_atari
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -52,11 +53,27 @@ def fills_own_eye(g, p, c):
 @njit(cache=True, _nrt=False, inline="always")
 def random_move(g, rng, virtual_rate):
     """The light-playout action of the player to move (bordered point, PASS or VIRTUAL) and
-    its ``judge`` verdict. Draws candidates from the empty points without replacement until one
-    is legal and not an own eye; counts the candidates banned by the repetition rule in
-    st[REP_BANS]."""
+    its ``judge`` verdict."""
     if virtual_rate > 0.0 and uniform(rng) < virtual_rate:
         return VIRTUAL, OK
+    return _draw(g, rng, False)
+
+
+@njit(cache=True, _nrt=False)
+def draw_move(g, rng, avoid_self_atari):
+    """``_draw``, not inlined: the copy the other players share (``random_move`` inlines its
+    own: the light playout is the hot loop; the others' one call per move costs little, and
+    fewer inlined copies compile faster)."""
+    return _draw(g, rng, avoid_self_atari)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _draw(g, rng, avoid_self_atari):
+    """A real move of the player to move, uniform over the legal ones that do not fill its own
+    eye (and, with ``avoid_self_atari``, are not a self-atari ``tactics.bad_self_atari``
+    refuses), and its ``judge`` verdict; else PASS. Draws candidates from the empty points
+    without replacement until one is acceptable; counts the candidates banned by the
+    repetition rule in st[REP_BANS]."""
     st = g.tab[ST]
     c = st[TO_MOVE]
     pending = st[PENDING_PASS]
@@ -64,7 +81,7 @@ def random_move(g, rng, virtual_rate):
     while k > 0:
         i = below(rng, k)
         p = g.pt[EMPTIES, i]
-        if not fills_own_eye(g, p, c):
+        if not fills_own_eye(g, p, c) and not (avoid_self_atari and bad_self_atari(g, p, c)):
             code = judge(g, p, c, pending)
             if code == OK or code == OK_CYCLE:
                 return p, code
