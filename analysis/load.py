@@ -5,15 +5,18 @@ shard files are whole. Every run is checked with ``sim.dataset.check.check_run``
 is read, so a corrupt, half-written, foreign or misplaced file in ``games/`` is reported
 (``sim.errors.UserError`` naming the file and the reason), never silently mixed in, and
 temporary files of a running run are never read. Only the whole shard files that the check
-found are then read with ``pyarrow.dataset``: only the columns asked for, with filters pushed
-down; string columns arrive as categoricals with a fixed vocabulary (see ``VOCABULARY``) and
-half-point columns as float32, so ten million games fit easily in memory.
+found are then read, one at a time (``sim.dataset.check.read_part``: every page checked against
+its CRC, every row there, an error names the file): only the columns asked for (and those of
+a filter, applied as each file is read); string columns arrive as categoricals with a fixed
+vocabulary (see ``VOCABULARY``) and half-point columns as float32, so ten million games fit
+easily in memory.
 
 Every error is a ``sim.errors.UserError`` whose one-line message names the run folder or file.
 """
 
 from __future__ import annotations
 
+import re
 import warnings
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -23,10 +26,10 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.dataset as ds
 
-from sim.dataset.check import RunState, check_run
+from sim.dataset.check import RunState, check_run, read_part
 from sim.dataset.layout import GAMES, part_name
 from sim.dataset.manifest import read_manifest
-from sim.errors import UserError
+from sim.errors import UserError, one_line
 from sim.schema import ENDINGS, GAME_SCHEMA, REPETITIONS, RULESETS, SUICIDES
 
 #: Fixed category order of the string columns (values outside are appended, sorted).
@@ -62,7 +65,6 @@ _READ_SCHEMA = pa.schema(
     ],
     metadata=GAME_SCHEMA.metadata,
 )
-_FORMAT = ds.ParquetFileFormat(read_options={"dictionary_columns": list(_STRING_COLUMNS)})
 
 
 class IncompleteRunWarning(UserWarning):
@@ -167,13 +169,33 @@ def _columns(columns: Sequence[str] | None) -> list[str]:
     return columns
 
 
-def _read_run(state: RunState, columns: list[str], filter) -> pa.Table:
-    dataset = ds.dataset([str(f) for f in shard_files(state)], schema=_READ_SCHEMA, format=_FORMAT)
+def _filtered(table: pa.Table, filter, run_dir) -> pa.Table:
+    if filter is None:
+        return table
     try:
-        return dataset.to_table(columns=columns, filter=filter)
+        return table.filter(filter)
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError, KeyError) as err:
-        detail = " ".join(str(err).split())
-        raise UserError(f"{state.run_dir}: cannot apply the filter ({detail[:200]})") from None
+        raise UserError(f"{run_dir}: cannot apply the filter ({one_line(err, 200)})") from None
+
+
+def _filter_columns(filter) -> list[str]:
+    """The columns a filter may use: those whose names appear in it (pyarrow lists no fields
+    of an expression; a column too many is only read for nothing)."""
+    words = set(re.findall(r"\w+", str(filter))) if filter is not None else set()
+    return [c for c in GAME_SCHEMA.names if c in words]
+
+
+def _read_run(state: RunState, columns: list[str], filter) -> pa.Table:
+    """The ``columns`` of a checked run's whole shards, ``filter`` applied; a filter is
+    tried on an empty table first, so that a bad one is reported as such."""
+    needed = columns + [c for c in _filter_columns(filter) if c not in columns]
+    empty = _filtered(_READ_SCHEMA.empty_table().select(needed), filter, state.run_dir)
+    strings = [c for c in needed if c in _STRING_COLUMNS]
+    tables = [
+        _filtered(read_part(path, needed, strings), filter, state.run_dir).select(columns)
+        for path in shard_files(state)
+    ]
+    return pa.concat_tables(tables) if tables else empty.select(columns)
 
 
 def _categorical(values: pd.Series, vocab: Iterable[str]) -> pd.Series:

@@ -235,6 +235,14 @@ def _prepare_out(out: Path) -> Path | None:
     return made[-1] if made else None
 
 
+def _progress(line: str) -> None:
+    """A progress line on stdout; a closed stdout (``| head``) does not stop the report."""
+    try:
+        print(line, flush=True)
+    except BrokenPipeError:
+        pass
+
+
 def build_report(
     run_dirs: list,
     out: str | Path | None = None,
@@ -255,7 +263,7 @@ def build_report(
             t0 = time.perf_counter()
             nb = execute_notebook(NOTEBOOK_DIR / name, dirs, timeout=timeout)
             seconds = time.perf_counter() - t0
-            print(f"report: {name} {seconds:.1f} s", flush=True)
+            _progress(f"report: {name} {seconds:.1f} s")
             parts.append((name, nb, seconds))
         t0 = time.perf_counter()
         merged = _merge(parts, dirs, time.perf_counter() - started)
@@ -264,10 +272,9 @@ def build_report(
         if made is not None:
             shutil.rmtree(made, ignore_errors=True)
         raise
-    print(
+    _progress(
         f"report: HTML {time.perf_counter() - t0:.1f} s; "
-        f"total {time.perf_counter() - started:.1f} s -> {out}",
-        flush=True,
+        f"total {time.perf_counter() - started:.1f} s -> {out}"
     )
     return out
 

@@ -1,15 +1,33 @@
-"""The `jpdsim` command: argument parsing only; each subcommand lives in its own module."""
+"""The `jpdsim` command: argument parsing only; each subcommand lives in its own module.
+
+Exit status (every command): 0 done; 1 the run is incomplete (``run``) or the stored game
+differs from its re-play (``replay --run``); 2 bad input or a file that cannot be read or
+written, one line on stderr (``UserError``, usage errors); 130 Ctrl-C (SIGINT); 143 SIGTERM
+(``run``; the others die by it); 141 stdout closed before all was written (``| head``).
+
+Only light modules are imported before ``main`` runs, so that a Ctrl-C while the libraries
+load is a one-line "interrupted" too.
+"""
 
 import argparse
 import importlib
+import os
 import sys
 
 from sim.errors import UserError
-from sim.rules import PRESETS
-from sim.schema import REPETITIONS, SUICIDES
+
+
+def _path(text: str) -> str:
+    """A path argument: not empty (``--out ''`` would be the current folder)."""
+    if not text:
+        raise argparse.ArgumentTypeError("empty path")
+    return text
 
 
 def _add_replay(sub):
+    from sim.rules import PRESETS
+    from sim.schema import REPETITIONS, SUICIDES
+
     p = sub.add_parser(
         "replay", help="play a move list (or a stored game) and print its outcome as JSON"
     )
@@ -24,7 +42,10 @@ def _add_replay(sub):
     p.add_argument("--suicide", choices=SUICIDES, help="default: the preset's")
     p.add_argument("--max-actions", type=int, help="move cap (default 8*N*N)")
     p.add_argument(
-        "--setup", metavar="FILE", help="starting position: ASCII diagram, top row first"
+        "--setup",
+        type=_path,
+        metavar="FILE",
+        help="starting position: ASCII diagram, top row first",
     )
     p.add_argument(
         "--komi",
@@ -35,10 +56,16 @@ def _add_replay(sub):
     )
     p.add_argument("--legal", action="store_true", help="also print legal_moves")
     p.add_argument(
-        "--from-file", metavar="FILE", help="one game per line; one JSON object per line"
+        "--from-file",
+        type=_path,
+        metavar="FILE",
+        help="one game per line; one JSON object per line",
     )
     p.add_argument(
-        "--run", metavar="RUN_DIR", help="re-play a stored game of this run (with --game)"
+        "--run",
+        type=_path,
+        metavar="RUN_DIR",
+        help="re-play a stored game of this run (with --game)",
     )
     p.add_argument("--game", type=int, metavar="GAME_ID", help="the stored game to re-play")
     p.add_argument("moves", nargs="*", metavar="MOVES", help="GTP vertices, pass or virtual")
@@ -46,10 +73,14 @@ def _add_replay(sub):
 
 def _add_run(sub):
     p = sub.add_parser("run", help="play a configured run of games into a Parquet dataset")
-    p.add_argument("config", metavar="CONFIG", help="a TOML run configuration (see configs/)")
+    p.add_argument(
+        "config", type=_path, metavar="CONFIG", help="a TOML run configuration (see configs/)"
+    )
     p.add_argument("--games", type=int, help="override the number of games")
     p.add_argument("--workers", type=int, help="worker processes (default: all cores)")
-    p.add_argument("--out", metavar="DIR", help="run folder (default results/<config name>)")
+    p.add_argument(
+        "--out", type=_path, metavar="DIR", help="run folder (default results/<config name>)"
+    )
     p.add_argument("--seed", type=int, help="override the run seed")
     p.add_argument("--resume", action="store_true", help="complete an interrupted run")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -63,17 +94,19 @@ def _add_run(sub):
 
 def _add_sgf(sub):
     p = sub.add_parser("sgf", help="write one stored game as SGF")
-    p.add_argument("run_dir", metavar="RUN_DIR")
+    p.add_argument("run_dir", type=_path, metavar="RUN_DIR")
     p.add_argument("game_id", type=int, metavar="GAME_ID")
-    p.add_argument("--out", metavar="FILE", help="output file (default: stdout)")
+    p.add_argument("--out", type=_path, metavar="FILE", help="output file (default: stdout)")
 
 
 def _add_report(sub):
     p = sub.add_parser(
         "report", help="run the analysis notebooks on runs and write one HTML report"
     )
-    p.add_argument("run_dirs", nargs="+", metavar="RUN_DIR")
-    p.add_argument("--out", metavar="FILE", help="HTML file (default RUN_DIR/report.html)")
+    p.add_argument("run_dirs", nargs="+", type=_path, metavar="RUN_DIR")
+    p.add_argument(
+        "--out", type=_path, metavar="FILE", help="HTML file (default RUN_DIR/report.html)"
+    )
 
 
 class _Parser(argparse.ArgumentParser):
@@ -101,9 +134,19 @@ COMMANDS = {
 
 
 def main(argv=None) -> int:
-    args = parser().parse_args(argv)
+    name = "jpdsim"
     try:
-        return importlib.import_module(COMMANDS[args.command]).main(args)
+        args = parser().parse_args(argv)
+        name += " " + args.command
+        status = importlib.import_module(COMMANDS[args.command]).main(args)
+        sys.stdout.flush()  # now, so that a closed stdout is handled here, not at exit
+        return status
     except UserError as err:
-        print(f"jpdsim {args.command}: error: {err}", file=sys.stderr)
+        print(f"{name}: error: {err}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print(f"{name}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # stdout closed early (| head): stop quietly, as a filter does
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no error at exit
+        return 141

@@ -18,15 +18,20 @@ class MoveError(ValueError):
 
 
 def parse_action(token: str, size: int) -> int:
-    """Turn a move token (``C3``, ``pass``, ``virtual``; any case) into an action."""
-    t = token.strip().upper()
+    """Turn a move token (``C3``, ``pass``, ``virtual``; any case; ASCII letters and digits
+    only) into an action."""
+    t = token.strip()
+    if not t.isascii():  # no fullwidth or Arabic-Indic digits, no letters that upper() to ASCII
+        raise MoveError("not a move")
+    t = t.upper()
     if t == "PASS":
         return PASS
     if t == "VIRTUAL":
         return VIRTUAL
     if len(t) < 2 or t[0] not in COLUMNS or not t[1:].isdigit():
         raise MoveError("not a move")
-    x, row = COLUMNS.index(t[0]), int(t[1:])
+    digits = t[1:].lstrip("0")
+    x, row = COLUMNS.index(t[0]), int(digits) if 0 < len(digits) <= 2 else 0  # longer: off board
     if x >= size or not 1 <= row <= size:
         raise MoveError("off board")
     return (size - row) * size + x

@@ -4,6 +4,12 @@ Contract (kept exactly; other tools script against it): one JSON object per game
 outcome field, ``final_board`` and, with ``--legal``, ``legal_moves``; an illegal or malformed
 move is ``move K (TOKEN): REASON`` on stderr and exit status 2.
 
+``--from-file FILE``: one game per line, lines split on line feeds only (a carriage return
+before one, form feeds and other Unicode spaces inside a line separate tokens), one output line
+per input line; a game with a bad move, or a line that is not UTF-8, is an object
+``{"error": ...}`` on its line (``move K (TOKEN): REASON``, ``line N: not UTF-8 ...``), and the
+exit status is then 2.
+
 ``--run RUN_DIR --game GAME_ID`` re-plays a stored game instead (``sim.run.stored``) and prints
 the comparison with its stored row as one JSON object: exit status 0 if it matches, 1 if not.
 """
@@ -121,17 +127,30 @@ def main(args) -> int:
         return 0
     if args.moves:
         raise UserError("give MOVES or --from-file, not both")
-    try:
-        lines = Path(args.from_file).read_text().splitlines()
-    except OSError as err:
-        raise UserError(f"--from-file {args.from_file}: {err.strerror}") from None
     status = 0
-    for i, line in enumerate(lines):
+    for i, raw in enumerate(_lines(args.from_file), 1):
         try:
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as err:
+                raise ValueError(
+                    f"line {i}: not UTF-8 (byte 0x{raw[err.start]:02x} at column {err.start + 1})"
+                ) from None
             out = play_tokens(
-                split_tokens(line), args, game if i == 0 else _new_game(rules, setup, args.setup)
+                split_tokens(line), args, game if i == 1 else _new_game(rules, setup, args.setup)
             )
         except ValueError as err:
             out, status = {"error": str(err)}, 2
         print(json.dumps(out))
     return status
+
+
+def _lines(path: str):
+    """The lines (bytes) of a file, split on line feeds alone, without them."""
+    try:
+        f = open(path, "rb")
+    except OSError as err:
+        raise UserError(f"--from-file {path}: {err.strerror}") from None
+    with f:
+        for raw in f:  # a binary file splits on b"\n" alone
+            yield raw.removesuffix(b"\n")

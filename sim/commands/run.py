@@ -1,17 +1,23 @@
 """``jpdsim run CONFIG``: play a configured run of games (``sim.run.runner.run``), say how to
-resume it when it stops early, and print the summary of a complete run (also appended to its
-``run.log``)."""
+resume it when it stops early, and print the summary of a complete run (appended to its
+``run.log`` first, so that it is kept when stdout is closed early).
+
+Exit status: 0 complete, 1 shards failed (the run is incomplete), 2 bad input or a file that
+cannot be written (``UserError``), 130 Ctrl-C, 143 SIGTERM."""
 
 from __future__ import annotations
 
 import os
 import shlex
+import signal
 import sys
 from pathlib import Path
 
 from sim.dataset.layout import LOG, format_ranges
 from sim.run.config import load_config
-from sim.run.runner import run
+from sim.run.runner import Terminated, run
+
+_STOPPED = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated"}
 
 
 def _resume_command(args, run_dir: Path) -> str:
@@ -28,7 +34,7 @@ def _resume_command(args, run_dir: Path) -> str:
 def main(args) -> int:
     cfg = load_config(args.config, games=args.games, seed=args.seed)
     workers = args.workers if args.workers is not None else (os.cpu_count() or 1)
-    run_dir = Path(args.out) if args.out else Path("results") / cfg.name
+    run_dir = Path(args.out) if args.out is not None else Path("results") / cfg.name
     again = _resume_command(args, run_dir)
     try:
         result = run(
@@ -40,17 +46,18 @@ def main(args) -> int:
             config_file=str(args.config),
             scheduler=args.scheduler,
         )
-    except KeyboardInterrupt:  # before or after the workers ran
-        print(f"jpdsim run: interrupted. To finish the run: {again}", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as err:  # before or after the workers ran
+        signum = signal.SIGTERM if isinstance(err, Terminated) else signal.SIGINT
+        print(f"jpdsim run: {_STOPPED[signum]}. To finish the run: {again}", file=sys.stderr)
+        return 128 + signum
     state = result.state
     if result.interrupted:
         print(
-            f"jpdsim run: interrupted; {len(state.done)} of {cfg.n_shards} shards are written "
-            f"in {run_dir}. To finish the run: {again}",
+            f"jpdsim run: {_STOPPED[result.interrupted]}; {len(state.done)} of {cfg.n_shards} "
+            f"shards are written in {run_dir}. To finish the run: {again}",
             file=sys.stderr,
         )
-        return 130
+        return 128 + result.interrupted
     if not state.complete:
         for shard, reason in sorted(result.failures.items()):
             print(f"jpdsim run: shard {shard} failed: {reason}", file=sys.stderr)
@@ -62,17 +69,23 @@ def main(args) -> int:
         )
         return 1
     speed = result.games_played / result.seconds if result.seconds > 0 else 0.0
-    print(
-        f"run {cfg.name} in {run_dir}: {result.games_played:,} games played in "
-        f"{result.seconds:.1f} s ({speed:,.0f} games/s, "
-        f"{workers} worker{'s' if workers != 1 else ''})"
-    )
     # the analysis only now: the runner loaded pandas (which it needs) while the workers started
     from analysis.load import read_run
     from analysis.summary import COLUMNS, summary
 
     text = summary(read_run(state, columns=COLUMNS))  # checked by run
+    try:
+        with open(run_dir / LOG, "a", encoding="utf-8") as f:
+            f.write(text + "\n")
+    except OSError as err:
+        print(
+            f"jpdsim run: {run_dir / LOG}: cannot append the summary ({err.strerror})",
+            file=sys.stderr,
+        )
+    print(
+        f"run {cfg.name} in {run_dir}: {result.games_played:,} games played in "
+        f"{result.seconds:.1f} s ({speed:,.0f} games/s, "
+        f"{workers} worker{'s' if workers != 1 else ''})"
+    )
     print(text)
-    with open(run_dir / LOG, "a", encoding="utf-8") as f:
-        f.write(text + "\n")
     return 0

@@ -15,8 +15,11 @@ moves file, when moves are recorded).
 
 Everything that reads a run goes through ``check.check_run``: a file in ``games/`` or ``moves/``
 that is corrupt, half-written, of a foreign schema, from another run (other seed or rules) or
-simply unexpected raises ``UserError`` naming its path and the reason; nothing is silently mixed
-in. Temporary files (``.part-*.tmp``) of a running or killed run are listed, never read.
+simply unexpected raises ``UserError`` naming its path, the reason and what to do; nothing is
+silently mixed in. Then every read (``check.read_part``) checks each page against its CRC
+(the files are written with page checksums), dictionary indices and row counts, so a damaged
+byte is an error naming its file, never a value. Temporary files (``.part-*.tmp``) of a
+running or killed run are listed, never read.
 
 Modules: ``layout`` (the names of the files, the moves schema, the columns fixed by a run),
 ``write`` (a shard's tables and atomic writes), ``manifest`` (manifest.json and the

@@ -12,7 +12,7 @@ from importlib import metadata
 from pathlib import Path
 
 import sim
-from sim.dataset.layout import MANIFEST
+from sim.dataset.layout import GAMES, MANIFEST
 from sim.dataset.write import write_text_atomic
 from sim.errors import UserError
 
@@ -66,7 +66,12 @@ def environment() -> dict:
 
 
 def write_manifest(run_dir: Path, manifest: dict) -> None:
-    write_text_atomic(Path(run_dir) / MANIFEST, json.dumps(manifest, indent=2) + "\n")
+    """Write manifest.json (atomically); UserError if it cannot be written (disk full)."""
+    path = Path(run_dir) / MANIFEST
+    try:
+        write_text_atomic(path, json.dumps(manifest, indent=2) + "\n")
+    except OSError as err:
+        raise UserError(f"{path}: cannot write ({err.strerror or err})") from None
 
 
 def read_manifest(run_dir: str | Path) -> dict:
@@ -76,6 +81,11 @@ def read_manifest(run_dir: str | Path) -> dict:
     if not run_dir.is_dir():
         raise UserError(f"{run_dir}: no such run folder")
     if not path.is_file():
+        if (run_dir / GAMES).is_dir():
+            raise UserError(
+                f"{run_dir}: no {MANIFEST} (deleted?); `jpdsim run CONFIG --out {run_dir} "
+                f"--resume` with the run's config writes it again, after checking every shard"
+            )
         raise UserError(f"{run_dir}: not a jpdsim run folder (no {MANIFEST})")
     try:
         manifest = json.loads(path.read_text(encoding="utf-8"))

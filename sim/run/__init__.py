@@ -16,12 +16,17 @@ How a run goes:
    share with "spawn" workers, and its shared write lock would be left held by a worker killed
    mid-record, silencing the others; a private pipe per worker has no such lock.) With a Dask
    scheduler the shards are tasks of its cluster instead (``sim.run.dask_backend``).
-3. Ctrl-C (or SIGTERM) terminates the workers, removes their temporary files, marks the
-   manifest "interrupted" and says how to resume. A worker that dies or fails is reported with
-   its shard; the run then ends with the list of missing shards and exit status 1.
-4. ``--resume`` checks that the folder's manifest holds the same config, verifies every stored
-   file (``sim.dataset.check.check_run(verify=True)``), and plays only the missing shards: the
-   result is the same rows an uninterrupted run writes (``sim.run.folder``).
+3. The manifest is brought up to date as shards are written (at most about once a second), so
+   a killed run's manifest is not far behind. Ctrl-C (or SIGTERM) terminates the workers
+   (which ignore SIGINT from their start: the runner decides), removes their temporary files,
+   marks the manifest "interrupted" and says how to resume. A worker that dies or fails is
+   reported with its shard; the run then ends with the list of missing shards and exit status
+   1. A manifest that cannot be written (disk full) is a one-line ``UserError``.
+4. ``--resume`` checks that the folder's manifest holds the same config (or writes a deleted
+   manifest again from the config), verifies every stored file
+   (``sim.dataset.check.check_run(verify=True)``), removes the temporary files of a killed run,
+   and plays only the missing shards: the result is the same rows an uninterrupted run writes
+   (``sim.run.folder``).
 5. At the end the manifest is completed (times, games written, throughput); ``jpdsim run``
    (``sim.commands.run``) then prints a summary (``analysis.summary``).
 

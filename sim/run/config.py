@@ -6,8 +6,10 @@ Keys (all at the top level of the file, except the ``[komi]`` table):
 key             meaning                                                 default
 =============== ======================================================= ==========================
 name            run name; the default run folder is ``results/<name>``  the file's stem
-games           number of games (game ids ``0 .. games-1``)             required
-shard_size      games per shard file ``games/part-NNNNN.parquet``       10000
+games           number of games (game ids ``0 .. games-1``), at most    required
+                MAX_SHARDS (1,000,000) shards of ``shard_size``
+shard_size      games per shard file ``games/part-NNNNN.parquet``,      10000
+                1..10,000,000
 seed            run seed, 0 .. 2**63-1; a game depends on (seed, id)    0
 policy_b/_w     move policy of each colour (``sim.schema.POLICIES``)    ``"random"``
 virtual_rate    probability that a policy plays a virtual move, 0..1    0.0
@@ -44,6 +46,9 @@ RECORD_MOVES = ("none", "cycles", "all")
 DEFAULT_SHARD_SIZE = 10_000
 MAX_INT64 = 2**63 - 1
 MAX_GAMES = 2**48  # game ids must stay exact in float64 columns of the analysis
+MAX_SHARD_SIZE = 10_000_000
+#: Shards of one run: the runner keeps a few numbers per shard, the folder a file per shard.
+MAX_SHARDS = 1_000_000
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 
 
@@ -136,7 +141,13 @@ def _resolve(cfg: RunConfig, where: str) -> None:
 
     check("name", _name)
     check("games", _integer, 1, MAX_GAMES)
-    check("shard_size", _integer, 1, 10_000_000)
+    check("shard_size", _integer, 1, MAX_SHARD_SIZE)
+    if cfg.n_shards > MAX_SHARDS:
+        raise UserError(
+            f"{where}: key 'games': {cfg.games:,} games make {cfg.n_shards:,} shards of "
+            f"{cfg.shard_size:,}; a run has at most {MAX_SHARDS:,} shards: raise shard_size "
+            f"(at most {MAX_SHARD_SIZE:,}) or play fewer games"
+        )
     check("seed", _integer, 0, MAX_INT64)
     check("policy_b", _choice, POLICIES)
     check("policy_w", _choice, POLICIES)

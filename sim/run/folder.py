@@ -1,13 +1,14 @@
 """The run folder as the runner sees it: checked before a run (empty, or the same run to
-resume), locked while it runs, its manifest started (or re-opened) and completed, its
-temporary shard files removed."""
+resume), locked while it runs, its manifest started (or re-opened, or written again when it
+was deleted), kept up to date while shards are written and completed at the end, the
+temporary files of a killed runner removed."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from sim.dataset.check import RunState, check_run
-from sim.dataset.layout import GAMES, LOCK, MOVES, format_ranges
+from sim.dataset.layout import GAMES, LOCK, LOG, MANIFEST, MANIFEST_TMP, MOVES, format_ranges
 from sim.dataset.manifest import now, read_manifest, write_manifest
 from sim.errors import UserError
 from sim.run.config import RunConfig, config_from_dict
@@ -28,16 +29,34 @@ def _config_differences(stored: dict, cfg: RunConfig) -> list[str]:
 
 
 def check_folder(run_dir: Path, resume: bool) -> bool:
-    """Whether ``run_dir`` holds a run already (UserError if that is not wanted)."""
+    """Whether ``run_dir`` holds a run already (UserError if that is not wanted, or if it holds
+    something else). The lock file and the manifest's temporary files do not count."""
     if run_dir.exists() and not run_dir.is_dir():
         raise UserError(f"{run_dir}: exists and is not a folder")
-    nonempty = run_dir.is_dir() and any(p.name != LOCK for p in run_dir.iterdir())
-    if nonempty and not resume:
+    if not run_dir.is_dir():
+        return False
+    try:
+        names = sorted(
+            p.name
+            for p in run_dir.iterdir()
+            if p.name != LOCK and not MANIFEST_TMP.fullmatch(p.name)
+        )
+    except OSError as err:
+        raise UserError(f"--out {run_dir}: {err.strerror}") from None
+    if not names:
+        return False
+    if not resume:
         raise UserError(
             f"{run_dir}: run folder is not empty; use --resume to complete the run "
             f"there, or choose another --out"
         )
-    return nonempty
+    if MANIFEST not in names and not set(names) <= {GAMES, MOVES, LOG}:
+        other = next(n for n in names if n not in (GAMES, MOVES, LOG))
+        raise UserError(
+            f"{run_dir}: not a jpdsim run folder (no {MANIFEST}, and it holds {other!r}); "
+            f"choose another --out"
+        )
+    return True
 
 
 def lock(run_dir: Path):
@@ -60,9 +79,40 @@ def lock(run_dir: Path):
     return f
 
 
+def _new_manifest(cfg: RunConfig, config_file: str | None, env: dict) -> dict:
+    return {
+        "name": cfg.name,
+        "config": cfg.to_dict(),
+        "config_file": config_file,
+        **env,
+        "schema_version": SCHEMA_VERSION,
+        "status": "running",
+        "started": now(),
+        "updated": None,  # this, games_written and shards: ``record``
+        "ended": None,
+        "games": cfg.games,
+        "games_written": None,
+        "shards": None,
+        "seconds": 0.0,
+        "throughput_games_per_s": None,
+        "sessions": [],
+    }
+
+
 def prepare(cfg: RunConfig, run_dir: Path, resume: bool, config_file: str | None, env: dict):
-    """Check or create the run folder; returns (manifest, state or None)."""
-    if check_folder(run_dir, resume):
+    """Check or create the run folder (the lock is held); returns (manifest, state or None).
+    A deleted manifest is written again from ``cfg`` once every shard passed the check."""
+    for tmp in run_dir.iterdir():
+        if MANIFEST_TMP.fullmatch(tmp.name):  # left by a runner killed while writing
+            tmp.unlink()
+    if not check_folder(run_dir, resume):
+        manifest = _new_manifest(cfg, config_file, env)
+        record(run_dir, manifest, cfg, (), "running")
+        return manifest, None
+    rewrite = not (run_dir / MANIFEST).exists()
+    if rewrite:
+        manifest = {**_new_manifest(cfg, config_file, env), "rewritten": now()}
+    else:
         manifest = read_manifest(run_dir)
         diffs = _config_differences(manifest["config"], cfg)
         if diffs:
@@ -71,44 +121,20 @@ def prepare(cfg: RunConfig, run_dir: Path, resume: bool, config_file: str | None
                 f"({'; '.join(diffs)}); give the same config file and "
                 f"--games/--seed options as the first run"
             )
-        for tmp in run_dir.glob(".*.tmp"):
-            tmp.unlink()
-        try:
-            state = check_run(run_dir, verify=True)
-        except UserError as err:
-            raise UserError(
-                f"{err}; move that file away and --resume plays its shard again"
-            ) from None
-        for tmp in state.leftovers:
-            tmp.unlink()
-        state.leftovers.clear()
-        manifest["status"] = "running"
-        write_manifest(run_dir, manifest)
-        return manifest, state
-    run_dir.mkdir(parents=True, exist_ok=True)
-    manifest = {
-        "name": cfg.name,
-        "config": cfg.to_dict(),
-        "config_file": config_file,
-        **env,
-        "schema_version": SCHEMA_VERSION,
-        "status": "running",
-        "started": now(),
-        "ended": None,
-        "games": cfg.games,
-        "games_written": 0,
-        "seconds": 0.0,
-        "throughput_games_per_s": None,
-        "shards": {
-            "count": cfg.n_shards,
-            "size": cfg.shard_size,
-            "written": 0,
-            "missing": format_ranges(range(cfg.n_shards)),
-        },
-        "sessions": [],
-    }
-    write_manifest(run_dir, manifest)
-    return manifest, None
+    try:
+        state = check_run(run_dir, verify=True, manifest=manifest)
+    except UserError as err:
+        if not rewrite:
+            raise
+        raise UserError(
+            f"{err} (or the config given is not the run's: {MANIFEST} is written again only "
+            f"when every shard fits it)"
+        ) from None
+    for tmp in state.leftovers:
+        tmp.unlink()
+    state.leftovers.clear()
+    record(run_dir, manifest, state.config, state.done, "running")
+    return manifest, state
 
 
 def remove_temporary_shards(run_dir: Path) -> None:
@@ -116,6 +142,25 @@ def remove_temporary_shards(run_dir: Path) -> None:
     for sub in (GAMES, MOVES):
         for tmp in (run_dir / sub).glob(".part-*.parquet.tmp"):
             tmp.unlink(missing_ok=True)
+
+
+def record(run_dir: Path, manifest: dict, cfg: RunConfig, done, status: str) -> None:
+    """Write in the manifest what the folder holds (``done``: the whole shards) and ``status``."""
+    done = set(done)
+    manifest.update(
+        {
+            "status": status,
+            "updated": now(),
+            "games_written": sum(len(cfg.shard_range(i)) for i in done),
+            "shards": {
+                "count": cfg.n_shards,
+                "size": cfg.shard_size,
+                "written": len(done),
+                "missing": format_ranges(i for i in range(cfg.n_shards) if i not in done),
+            },
+        }
+    )
+    write_manifest(run_dir, manifest)
 
 
 def finish_manifest(
@@ -127,17 +172,9 @@ def finish_manifest(
     played = sum(s["games_played"] for s in manifest["sessions"])
     manifest.update(
         {
-            "status": status,
             "ended": session["ended"],
-            "games_written": state.games_written,
             "seconds": round(secs, 3),
             "throughput_games_per_s": round(played / secs, 1) if secs > 0 else None,
-            "shards": {
-                "count": state.config.n_shards,
-                "size": state.config.shard_size,
-                "written": len(state.done),
-                "missing": format_ranges(state.missing),
-            },
         }
     )
-    write_manifest(run_dir, manifest)
+    record(run_dir, manifest, state.config, state.done, status)

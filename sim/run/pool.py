@@ -8,6 +8,7 @@ or None (no more: exit). The workers read the test hooks described in ``sim.run`
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import logging.handlers
 import multiprocessing
@@ -15,6 +16,7 @@ import multiprocessing.connection
 import os
 import signal
 import sys
+import threading
 import time
 import traceback
 from collections import deque
@@ -56,7 +58,6 @@ def _die_with_parent(parent_pid: int) -> None:
 
 
 def _worker_main(conn, run_dir: str, cfg_dict: dict, parent_pid: int) -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what Ctrl-C does
     _die_with_parent(parent_pid)
     root = logging.getLogger()
     root.handlers[:] = [logging.handlers.QueueHandler(_PipeQueue(conn))]
@@ -101,6 +102,26 @@ def _worker_main(conn, run_dir: str, cfg_dict: dict, parent_pid: int) -> None:
 # -- the pool (in the runner) ------------------------------------------------------------
 
 
+@contextlib.contextmanager
+def _sigint_ignored():
+    """Start processes that ignore SIGINT from their first instruction: an ignored signal stays
+    ignored across exec, and Python then installs no KeyboardInterrupt handler, so a Ctrl-C
+    while a worker imports prints nothing there (the parent decides what Ctrl-C does; one in
+    the few milliseconds of a start is lost)."""
+    if not in_main_thread():
+        yield
+        return
+    handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, handler)
+
+
+def in_main_thread() -> bool:
+    return threading.current_thread() is threading.main_thread()
+
+
 @dataclass
 class _Worker:
     proc: multiprocessing.process.BaseProcess
@@ -119,7 +140,8 @@ def _exit_reason(code: int | None) -> str:
 
 class Pool:
     """Worker processes fed one shard at a time over private pipes: ``on_done(shard, games)``
-    for each shard written, ``failures[shard] = reason`` for each shard that failed."""
+    for each shard written, ``failures[shard] = reason`` for each shard that failed. ``start``
+    starts the workers, ``run`` waits for them, ``terminate`` stops them."""
 
     def __init__(
         self,
@@ -138,7 +160,10 @@ class Pool:
         self.started = 0
         self.failed_in_a_row = 0
         self.stopping = False
-        for _ in range(min(workers, len(pending))):
+        self.size = workers
+
+    def start(self) -> None:
+        for _ in range(min(self.size, len(self.pending))):
             self._start()
 
     def _start(self) -> None:
@@ -150,7 +175,8 @@ class Pool:
             daemon=True,
             args=(child, self.run_dir, self.cfg_dict, os.getpid()),
         )
-        proc.start()
+        with _sigint_ignored():
+            proc.start()
         child.close()
         w = _Worker(proc, parent)
         self.workers.append(w)

@@ -18,7 +18,7 @@ from sim.errors import UserError
 from sim.run import folder
 from sim.run.config import RunConfig
 from sim.run.dask_backend import run_on_dask
-from sim.run.pool import Pool
+from sim.run.pool import Pool, in_main_thread
 
 log = logging.getLogger("jpdsim.runner")
 _LOG_FORMAT = "%(asctime)s %(processName)s[%(process)d] %(levelname)s %(message)s"
@@ -30,23 +30,31 @@ class RunResult:
 
     state: RunState
     failures: dict = field(default_factory=dict)  # shard -> one-line reason
-    interrupted: bool = False
+    interrupted: int = 0  # the signal that stopped the run (SIGINT, SIGTERM), 0 if none
     games_played: int = 0
     seconds: float = 0.0
 
 
-class _Terminated(KeyboardInterrupt):
+class Terminated(KeyboardInterrupt):
     """SIGTERM, handled as Ctrl-C."""
 
 
 def _raise_terminated(signum, frame):
-    raise _Terminated()
+    raise Terminated()
 
 
-def _in_main_thread() -> bool:
-    import threading
+class _LogFile(logging.FileHandler):
+    """run.log; a record that cannot be written (disk full) is dropped, not printed to stderr
+    with a traceback (the runner's error says what went wrong)."""
 
-    return threading.current_thread() is threading.main_thread()
+    def handleError(self, record):
+        pass
+
+    def close(self):
+        try:
+            super().close()
+        except OSError:
+            pass
 
 
 def run(
@@ -59,16 +67,26 @@ def run(
     scheduler: str | None = None,
 ) -> RunResult:
     """Play (or, with ``resume``, complete) the run ``cfg`` into ``run_dir``: with local worker
-    processes, or with ``scheduler`` (an address) on a Dask distributed cluster."""
+    processes, or with ``scheduler`` (an address) on a Dask distributed cluster. SIGTERM is
+    handled as Ctrl-C meanwhile (``Terminated``)."""
     run_dir = Path(run_dir)
     if workers < 1:
         raise UserError(f"option --workers: must be >= 1, got {workers}")
-    folder.check_folder(run_dir, resume)  # before the lock file goes into a folder that is not ours
-    lock = folder.lock(run_dir)
+    old_term = (
+        signal.signal(signal.SIGTERM, _raise_terminated)
+        if hasattr(signal, "SIGTERM") and in_main_thread()
+        else None
+    )
     try:
-        return _run_locked(cfg, run_dir, workers, resume, progress, config_file, scheduler)
+        folder.check_folder(run_dir, resume)  # before the lock goes into a folder not ours
+        lock = folder.lock(run_dir)
+        try:
+            return _run_locked(cfg, run_dir, workers, resume, progress, config_file, scheduler)
+        finally:
+            lock.close()
     finally:
-        lock.close()
+        if old_term is not None:
+            signal.signal(signal.SIGTERM, old_term)
 
 
 def _run_locked(cfg, run_dir, workers, resume, progress, config_file, scheduler) -> RunResult:
@@ -78,18 +96,13 @@ def _run_locked(cfg, run_dir, workers, resume, progress, config_file, scheduler)
     pending = [i for i in range(cfg.n_shards) if i not in done]
 
     handler = MultiProcessingHandler(
-        "jpdsim-run-log", sub_handler=logging.FileHandler(run_dir / LOG, encoding="utf-8")
+        "jpdsim-run-log", sub_handler=_LogFile(run_dir / LOG, encoding="utf-8")
     )
     handler.setFormatter(logging.Formatter(_LOG_FORMAT))
     top = logging.getLogger("jpdsim")
     old_level = top.level
     top.addHandler(handler)
     top.setLevel(logging.INFO)
-    old_term = (
-        signal.signal(signal.SIGTERM, _raise_terminated)
-        if hasattr(signal, "SIGTERM") and _in_main_thread()
-        else None
-    )
     result = RunResult(state=state)
     session = {
         "started": now(),
@@ -110,10 +123,9 @@ def _run_locked(cfg, run_dir, workers, resume, progress, config_file, scheduler)
         )
     from tqdm import tqdm
 
-    done_games = sum(len(cfg.shard_range(i)) for i in done)
     bar = tqdm(
         total=cfg.games,
-        initial=done_games,
+        initial=sum(len(cfg.shard_range(i)) for i in done),
         unit="game",
         unit_scale=True,
         disable=True if not progress else None,
@@ -123,12 +135,23 @@ def _run_locked(cfg, run_dir, workers, resume, progress, config_file, scheduler)
     )
     t0 = time.perf_counter()
     pool = None
+    next_record = 0.0  # when the manifest is next brought up to date
 
     def on_done(index, n):
+        nonlocal next_record
         if not result.games_played:
             bar.set_postfix_str("")
         result.games_played += n
         bar.update(n)
+        done.add(index)
+        if time.monotonic() >= next_record:  # so that a killed run's manifest is not far behind
+            t = time.monotonic()
+            try:
+                folder.record(run_dir, manifest, cfg, done, "running")
+            except UserError as err:
+                log.warning("%s", err)
+            # at most once a second, and at most 5% of the time (a run of very many shards)
+            next_record = time.monotonic() + max(1.0, 20 * (time.monotonic() - t))
 
     try:
         log.info(
@@ -147,14 +170,15 @@ def _run_locked(cfg, run_dir, workers, resume, progress, config_file, scheduler)
         elif pending:
             bar.set_postfix_str("starting workers (a first run compiles the engine)")
             pool = Pool(cfg, run_dir, workers, pending, on_done, result.failures)
+            pool.start()
             import pandas  # noqa: F401 - pyarrow's Parquet reader loads it for the final check
 
             pool.run()  # (0.2 s): here it loads while the workers start, not after they end
     except KeyboardInterrupt as err:
-        result.interrupted = True
+        result.interrupted = signal.SIGTERM if isinstance(err, Terminated) else signal.SIGINT
         log.warning(
             "%s: stopping the workers",
-            "terminated" if isinstance(err, _Terminated) else "interrupted",
+            "terminated" if isinstance(err, Terminated) else "interrupted",
         )
     finally:
         if pool is not None:
@@ -174,7 +198,14 @@ def _run_locked(cfg, run_dir, workers, resume, progress, config_file, scheduler)
             session.update(
                 ended=now(), games_played=result.games_played, seconds=round(result.seconds, 3)
             )
-            folder.finish_manifest(run_dir, manifest, result.state, status, session)
+            try:
+                folder.finish_manifest(run_dir, manifest, result.state, status, session)
+            except UserError as err:
+                log.error("%s", err)
+                raise UserError(
+                    f"{err}; {len(result.state.done)} of {cfg.n_shards} shards are written and "
+                    f"whole: once there is room, --resume records them"
+                ) from None
             log.info(
                 "%s: %d games played in %.2f s (%.0f games/s); %d of %d shards written",
                 status,
@@ -185,8 +216,6 @@ def _run_locked(cfg, run_dir, workers, resume, progress, config_file, scheduler)
                 cfg.n_shards,
             )
         finally:
-            if old_term is not None:
-                signal.signal(signal.SIGTERM, old_term)
             top.removeHandler(handler)
             top.setLevel(old_level)
             handler.close()
