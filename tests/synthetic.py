@@ -8,7 +8,7 @@ dataset layer's own writers (``sim.dataset``), so ``sim.dataset.check.check_run`
 The numbers are made up here, everything derived from them is the engine's: margins and
 winners (``sim.engine.outcome.rulings``), the vocabularies (``sim.schema.ENDINGS``,
 ``sim.engine.outcome.BY``/``WINNERS``), komi and the move cap (``sim.rules``), the run's
-config (``sim.run.config.RunConfig``) and its manifest (``sim.dataset.manifest``).
+config (``sim.config.RunConfig``) and its manifest (``sim.dataset.manifest``).
 """
 
 from __future__ import annotations
@@ -21,12 +21,12 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
+from sim.config import RunConfig, config_from_dict
 from sim.dataset import write
 from sim.dataset.layout import format_ranges
 from sim.dataset.manifest import environment, now, write_manifest
 from sim.engine.outcome import BY, WINNERS, labels, rulings
 from sim.rules import default_max_actions, resolve_komi
-from sim.run.config import RunConfig, config_from_dict
 from sim.schema import DEFAULT_KOMI, ENDINGS, GAME_SCHEMA, RULESET_SCORE, RULESETS, SCHEMA_VERSION
 
 #: The manifest's ``jpdsim_version`` of a synthetic run: no jpdsim played its games.
@@ -262,7 +262,7 @@ def random_games(
 
 
 def run_config(config: dict | RunConfig, name: str | None = None) -> RunConfig:
-    """A validated ``RunConfig`` from a config table (``sim.run.config`` keys; its name defaults
+    """A validated ``RunConfig`` from a config table (``sim.config`` keys; its name defaults
     to ``name``); UserError names a bad key."""
     if isinstance(config, RunConfig):
         return config
@@ -297,7 +297,7 @@ def write_run(
     manifest, with ``sim.dataset``'s own writers. The columns that are constant in a run (run
     seed, policies, virtual rate, move cap, komi) are taken from the config; board size and
     rules must match it (ValueError otherwise). ``config``: a RunConfig or a config table
-    (``sim.run.config`` keys: at least board_size and games); ``name``: the run name (default:
+    (``sim.config`` keys: at least board_size and games); ``name``: the run name (default:
     the config's, else the folder's). Returns the folder, which ``sim.dataset.check.check_run``
     accepts."""
     run_dir = Path(run_dir)

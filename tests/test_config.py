@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
+from sim.config import RunConfig, config_from_dict, load_config
 from sim.errors import UserError
 from sim.rules import Rules
-from sim.run.config import RunConfig, config_from_dict, load_config
 from sim.schema import DEFAULT_KOMI
 
 CONFIGS = Path(__file__).resolve().parent.parent / "configs"

@@ -15,11 +15,11 @@ import pyarrow.parquet as pq
 import pytest
 
 from sim.cli import main as cli
+from sim.config import load_config
 from sim.dataset.check import check_run
 from sim.dataset.layout import part_name
 from sim.errors import UserError
 from sim.run import runner
-from sim.run.config import load_config
 from tests import faults
 from tests.faults import command, digest, footer_start, signal_at, silent_flip, small_disk
 

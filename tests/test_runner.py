@@ -19,13 +19,13 @@ import pytest
 
 from analysis.summary import summary
 from sim.cli import main as cli
+from sim.config import load_config
 from sim.dataset.check import check_run
 from sim.dataset.layout import MOVES_SCHEMA
 from sim.dataset.read import read_games
 from sim.dataset.write import write_atomic
 from sim.errors import UserError
 from sim.run import runner
-from sim.run.config import load_config
 from sim.run.shard import play_table
 from sim.run.stored import replay_stored
 from sim.schema import GAME_SCHEMA, RULESETS

@@ -6,13 +6,13 @@ import pytest
 
 from sim.cli import main as cli
 from sim.commands import sgf
+from sim.config import RunConfig
 from sim.coords import PASS, VIRTUAL, format_action, parse_action
 from sim.dataset.read import load_game, read_games
 from sim.engine.game import Game
 from sim.errors import UserError
 from sim.rules import Rules
 from sim.run import runner
-from sim.run.config import RunConfig
 
 CFG = RunConfig(
     name="sgfrun",

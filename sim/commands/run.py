@@ -13,8 +13,8 @@ import signal
 import sys
 from pathlib import Path
 
+from sim.config import load_config
 from sim.dataset.layout import LOG, format_ranges
-from sim.run.config import load_config
 from sim.run.runner import Terminated, run
 
 _STOPPED = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated"}

@@ -24,6 +24,6 @@ running or killed run are listed, never read.
 Modules: ``layout`` (the names of the files, the moves schema, the columns fixed by a run),
 ``write`` (a shard's tables and atomic writes), ``manifest`` (manifest.json and the
 provenance it records), ``check`` (what a folder holds: ``check_run``), ``read`` (games and
-single games of a checked run). The layer knows the run config (``sim.run.config``) and the
+single games of a checked run). The layer knows the run config (``sim.config``) and the
 engine's vocabulary (``sim.schema``); it does not play games.
 """

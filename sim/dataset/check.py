@@ -11,6 +11,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from sim.config import RunConfig, config_from_dict
 from sim.dataset.layout import (
     GAMES,
     MANIFEST,
@@ -25,7 +26,6 @@ from sim.dataset.layout import (
 )
 from sim.dataset.manifest import read_manifest
 from sim.errors import UserError, one_line
-from sim.run.config import RunConfig, config_from_dict
 from sim.schema import GAME_SCHEMA, SCHEMA_VERSION
 
 _VERSION_KEY = b"jpdsim.schema_version"

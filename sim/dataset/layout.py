@@ -7,7 +7,7 @@ import re
 
 import pyarrow as pa
 
-from sim.run.config import RunConfig
+from sim.config import RunConfig
 from sim.schema import RULESETS, SCHEMA_VERSION
 
 MANIFEST = "manifest.json"

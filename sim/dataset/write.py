@@ -12,6 +12,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from sim.config import RunConfig
 from sim.dataset.layout import (
     GAMES,
     MOVES,
@@ -21,7 +22,6 @@ from sim.dataset.layout import (
     run_constants,
     tmp_name,
 )
-from sim.run.config import RunConfig
 from sim.schema import GAME_SCHEMA
 
 _WRITE_OPTIONS = dict(compression="zstd", write_page_checksum=True)

@@ -2,7 +2,7 @@
 
 How a run goes:
 
-1. The config (``sim.run.config``) fixes everything that decides a game; a game depends only on
+1. The config (``sim.config``) fixes everything that decides a game; a game depends only on
    (seed, game id), so the game ids ``0 .. games-1`` are cut into shards of ``shard_size`` and
    the shards are played in any order by any number of worker processes (``spawn`` context),
    each calling ``sim.selfplay.play_batch`` on a shard and writing it (temp name, then rename;
@@ -35,7 +35,4 @@ How a run goes:
 Test hooks (environment variables, read by the workers): ``JPDSIM_TEST_CRASH_SHARD=i`` makes a
 worker die (``os._exit(70)``) when it starts shard ``i``; ``JPDSIM_TEST_SHARD_DELAY=s`` makes it
 sleep ``s`` seconds after each shard.
-
-This package's ``__init__`` imports nothing: the dataset layer imports ``sim.run.config`` (a
-manifest holds a config) without loading the runner.
 """

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from sim.run.config import RunConfig
+from sim.config import RunConfig
 from sim.run.shard import play_shard
 
 log = logging.getLogger("jpdsim.runner")

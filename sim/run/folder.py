@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from sim.config import RunConfig, config_from_dict
 from sim.dataset.check import RunState, check_run
 from sim.dataset.layout import GAMES, LOCK, LOG, MANIFEST, MANIFEST_TMP, MOVES, format_ranges
 from sim.dataset.manifest import now, read_manifest, write_manifest
 from sim.errors import UserError
-from sim.run.config import RunConfig, config_from_dict
 from sim.schema import SCHEMA_VERSION
 
 

@@ -23,7 +23,7 @@ from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 
-from sim.run.config import RunConfig, config_from_dict
+from sim.config import RunConfig, config_from_dict
 from sim.run.shard import play_shard
 
 log = logging.getLogger("jpdsim.runner")

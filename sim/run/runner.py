@@ -11,12 +11,12 @@ from pathlib import Path
 
 from multiprocessing_logging import MultiProcessingHandler
 
+from sim.config import RunConfig
 from sim.dataset.check import RunState, check_run
 from sim.dataset.layout import LOG
 from sim.dataset.manifest import environment, now
 from sim.errors import UserError
 from sim.run import folder
-from sim.run.config import RunConfig
 from sim.run.dask_backend import run_on_dask
 from sim.run.pool import Pool, in_main_thread
 

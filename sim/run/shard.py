@@ -7,8 +7,8 @@ from pathlib import Path
 
 import numpy as np
 
+from sim.config import RunConfig
 from sim.dataset.write import games_table, moves_selection, moves_table, write_shard
-from sim.run.config import RunConfig
 
 
 def play_table(cfg: RunConfig, game_ids: np.ndarray, record_moves: bool):
