@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from sim.cli import main as cli
 from sim.coords import format_action, parse_action, parse_diagram
 
 ENGINES = ["reference", "numba", "numba-hash-only"]
@@ -146,3 +147,13 @@ def check_invariants(out, setup=None):
     assert out["suicides_b"] <= out["stones_lost_b"] and out["suicides_w"] <= out["stones_lost_w"]
     if out["public_points"] == 0:  # then JPD components are Tromp-Taylor regions
         assert out["area_diff_chinese"] == out["area_diff_jpd"]
+
+
+def replay(capsys, *args):
+    """Run `jpdsim replay ARGS`: (exit status, stdout, stderr)."""
+    try:
+        status = cli(["replay", *map(str, args)])
+    except SystemExit as exit_:  # a usage error of argparse
+        status = exit_.code
+    out, err = capsys.readouterr()
+    return status, out, err

@@ -17,10 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from sim.cli import main as cli
 from sim.coords import parse_diagram
 from sim.schema import OUTCOME_FIELDS, REPETITIONS, RULESETS
-from tests.conftest import check_invariants
+from tests.conftest import check_invariants, replay
 from tests.data import make_replay_cases as generator
 from tests.reference import RefGame
 
@@ -28,16 +27,6 @@ DATA = Path(__file__).with_name("data") / "replay_cases.jsonl"
 CASES = [json.loads(line) for line in DATA.read_text(encoding="utf-8").splitlines() if line.strip()]
 IDS = [f"{i:02d} {c['title']}" for i, c in enumerate(CASES, 1)]
 OUTPUT_KEYS = [*OUTCOME_FIELDS, "final_board", "legal_moves"]
-
-
-def replay(capsys, *args):
-    """Run `jpdsim replay ARGS`: (exit status, stdout, stderr)."""
-    try:
-        status = cli(["replay", *map(str, args)])
-    except SystemExit as exit_:  # a usage error of argparse
-        status = exit_.code
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def command_args(args, tmp_path):

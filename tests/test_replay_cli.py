@@ -6,19 +6,9 @@ import json
 
 import pytest
 
-from sim.cli import main as cli
 from sim.schema import OUTCOME_FIELDS
 from tests.conftest import EXAMPLE_CASES as CASES
-
-
-def replay(capsys, *args):
-    """Run `jpdsim replay ARGS`: (exit status, stdout, stderr)."""
-    try:
-        status = cli(["replay", *map(str, args)])
-    except SystemExit as exit_:  # a usage error of argparse
-        status = exit_.code
-    out, err = capsys.readouterr()
-    return status, out, err
+from tests.conftest import replay
 
 
 def example_args(case):
