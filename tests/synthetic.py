@@ -23,11 +23,11 @@ import pyarrow as pa
 
 from sim.config import RunConfig, config_from_dict
 from sim.dataset import write
-from sim.dataset.layout import format_ranges
-from sim.dataset.manifest import environment, now, write_manifest
+from sim.dataset.manifest import environment
 from sim.engine.outcome import BY, WINNERS, labels, rulings
 from sim.rules import default_max_actions, resolve_komi
-from sim.schema import DEFAULT_KOMI, ENDINGS, GAME_SCHEMA, RULESET_SCORE, RULESETS, SCHEMA_VERSION
+from sim.run.folder import new_manifest, record
+from sim.schema import DEFAULT_KOMI, ENDINGS, GAME_SCHEMA, RULESET_SCORE, RULESETS
 
 #: The manifest's ``jpdsim_version`` of a synthetic run: no jpdsim played its games.
 SYNTHETIC_VERSION = "synthetic"
@@ -329,32 +329,9 @@ def write_run(
         write.write_shard(
             run_dir, index, write.games_table(cfg, np.arange(ids.start, ids.stop), columns), None
         )
-    t = now()
-    write_manifest(
-        run_dir,
-        {  # the keys of the runner's manifest (sim.run.folder), as a finished run has them
-            "name": cfg.name,
-            "config": cfg.to_dict(),
-            "config_file": None,
-            **environment(),
-            "jpdsim_version": SYNTHETIC_VERSION,
-            "schema_version": SCHEMA_VERSION,
-            "status": "complete",
-            "started": t,
-            "ended": t,
-            "games": cfg.games,
-            "games_written": cfg.games,
-            "seconds": 0.0,
-            "throughput_games_per_s": None,
-            "shards": {
-                "count": cfg.n_shards,
-                "size": cfg.shard_size,
-                "written": cfg.n_shards,
-                "missing": format_ranges(()),
-            },
-            "sessions": [],
-        },
-    )
+    manifest = new_manifest(cfg, None, {**environment(), "jpdsim_version": SYNTHETIC_VERSION})
+    manifest["ended"] = manifest["started"]
+    record(run_dir, manifest, cfg, range(cfg.n_shards), "complete")
     return run_dir
 
 

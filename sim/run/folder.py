@@ -79,7 +79,8 @@ def lock(run_dir: Path):
     return f
 
 
-def _new_manifest(cfg: RunConfig, config_file: str | None, env: dict) -> dict:
+def new_manifest(cfg: RunConfig, config_file: str | None, env: dict) -> dict:
+    """A fresh manifest of the run ``cfg`` (``record`` fills in what the folder holds)."""
     return {
         "name": cfg.name,
         "config": cfg.to_dict(),
@@ -106,12 +107,12 @@ def prepare(cfg: RunConfig, run_dir: Path, resume: bool, config_file: str | None
         if MANIFEST_TMP.fullmatch(tmp.name):  # left by a runner killed while writing
             tmp.unlink()
     if not check_folder(run_dir, resume):
-        manifest = _new_manifest(cfg, config_file, env)
+        manifest = new_manifest(cfg, config_file, env)
         record(run_dir, manifest, cfg, (), "running")
         return manifest, None
     rewrite = not (run_dir / MANIFEST).exists()
     if rewrite:
-        manifest = {**_new_manifest(cfg, config_file, env), "rewritten": now()}
+        manifest = {**new_manifest(cfg, config_file, env), "rewritten": now()}
     else:
         manifest = read_manifest(run_dir)
         diffs = _config_differences(manifest["config"], cfg)
