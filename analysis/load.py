@@ -47,8 +47,8 @@ CONFIG_COLUMNS = (
     "board_size",
     "repetition",
     "suicide",
-    "policy_b",
-    "policy_w",
+    "player_b",
+    "player_w",
     "virtual_rate",
     "max_actions",
 )
@@ -128,7 +128,7 @@ def run_table(run_dirs: Sequence[str | Path], allow_incomplete: bool = False) ->
                 "board_size": c.rules.board_size,
                 "repetition": c.rules.repetition,
                 "suicide": c.rules.suicide,
-                "policies (B/W)": f"{c.policy_b}/{c.policy_w}",
+                "players (B/W)": f"{c.black.name} / {c.white.name}",
                 "virtual_rate": c.virtual_rate,
                 "max_actions": c.rules.max_actions,
                 "seed": c.seed,
@@ -299,8 +299,8 @@ def config_label(values: dict) -> str:
     for c in ("repetition", "suicide"):
         if c in values:
             parts.append(str(values[c]))
-    if "policy_b" in values or "policy_w" in values:
-        parts.append(f"{values.get('policy_b', '?')}/{values.get('policy_w', '?')}")
+    if "player_b" in values or "player_w" in values:
+        parts.append(f"{values.get('player_b', '?')}/{values.get('player_w', '?')}")
     if "virtual_rate" in values:
         rate = values["virtual_rate"]
         parts.append(f"v={rate:g}" if rate == rate else "v=?")  # NaN: unknown

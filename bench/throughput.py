@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
-PLAYERS = dict(policy_b="random", policy_w="random", virtual_rate=0.0, record_moves=False)
+PLAYERS = dict(black="random", white="random", virtual_rate=0.0, record_moves=False)
 
 
 def compile_seconds() -> float:

@@ -11,8 +11,10 @@ games           number of games (game ids ``0 .. games-1``), at most    required
 shard_size      games per shard file ``games/part-NNNNN.parquet``,      10000
                 1..10,000,000
 seed            run seed, 0 .. 2**63-1; a game depends on (seed, id)    0
-policy_b/_w     move policy of each colour (``sim.schema.POLICIES``)    ``"random"``
-virtual_rate    probability that a policy plays a virtual move, 0..1    0.0
+[players.black] the player of each colour (``sim.player.Player``): a table  ``kind = "random"``
+[players.white] with ``kind`` and, for ``mcts``, its parameters
+virtual_rate    probability that a playout player (random, capture,     0.0
+                pattern) plays a virtual move, 0..1
 record_moves    ``"none"``, ``"cycles"`` (games not ended by a pause,   ``"none"``
                 or with repetition bans) or ``"all"``
 *the rules*     (``sim.rules.Rules``, validated there)
@@ -26,7 +28,8 @@ dead_stones     ``sim.schema.DEAD_STONES``                              ``"all_a
 [komi]          komi per ruleset (``sim.schema.RULESETS``), finite       ``sim.schema.DEFAULT_KOMI``
 =============== ======================================================= ==========================
 
-Any mistake (unknown key, wrong type, value out of range, unknown name, TOML syntax) raises
+The keys ``policy_b``/``policy_w`` of schema 1 are gone: ``[players.black] kind = ...`` says
+it. Any mistake (unknown key, wrong type, value out of range, unknown name, TOML syntax) raises
 ``sim.errors.UserError`` with one line naming the file and the key.
 """
 
@@ -39,8 +42,8 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 
 from sim.errors import UserError
+from sim.player import Player, PlayerError
 from sim.rules import RULE_KEYS, RuleError, Rules
-from sim.schema import POLICIES
 
 RECORD_MOVES = ("none", "cycles", "all")
 DEFAULT_SHARD_SIZE = 10_000
@@ -94,8 +97,8 @@ class RunConfig:
     rules: Rules
     shard_size: int = DEFAULT_SHARD_SIZE
     seed: int = 0
-    policy_b: str = "random"
-    policy_w: str = "random"
+    black: Player = Player()
+    white: Player = Player()
     virtual_rate: float = 0.0
     record_moves: str = "none"
 
@@ -116,15 +119,16 @@ class RunConfig:
     def to_dict(self) -> dict:
         """The resolved config as one flat table of plain JSON types (the form of a config
         file, stored in manifest.json)."""
-        out = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "rules"}
-        return {**out, **self.rules.to_dict()}
+        out = {f.name: getattr(self, f.name) for f in fields(self) if f.name in _RUN_KEYS}
+        players = {"black": self.black.to_dict(), "white": self.white.to_dict()}
+        return {**out, "players": players, **self.rules.to_dict()}
 
     def play_kwargs(self) -> dict:
         """Keyword arguments of ``sim.selfplay.play_batch`` (all but game_ids, record_moves)."""
         return dict(
             rules=self.rules,
-            policy_b=self.policy_b,
-            policy_w=self.policy_w,
+            black=self.black,
+            white=self.white,
             virtual_rate=self.virtual_rate,
             seed=self.seed,
         )
@@ -149,8 +153,9 @@ def _resolve(cfg: RunConfig, where: str) -> None:
             f"(at most {MAX_SHARD_SIZE:,}) or play fewer games"
         )
     check("seed", _integer, 0, MAX_INT64)
-    check("policy_b", _choice, POLICIES)
-    check("policy_w", _choice, POLICIES)
+    for colour in ("black", "white"):
+        if not isinstance(getattr(cfg, colour), Player):
+            raise UserError(f"{where}: key 'players.{colour}': must be a sim.player.Player")
     check("virtual_rate", _number, 0.0, 1.0)
     check("record_moves", _choice, RECORD_MOVES)
     if not isinstance(cfg.rules, Rules):
@@ -167,8 +172,27 @@ def rules_from_dict(raw: dict, where: str) -> Rules:
         raise UserError(f"{where}: key {err.key!r}: {err.reason}") from None
 
 
-_RUN_KEYS = tuple(f.name for f in fields(RunConfig) if f.name != "rules")
-_KEYS = (*_RUN_KEYS, "rules", *RULE_KEYS)
+_RUN_KEYS = tuple(f.name for f in fields(RunConfig) if f.name not in ("rules", "black", "white"))
+_KEYS = (*_RUN_KEYS, "players", "rules", *RULE_KEYS)
+_GONE = {"policy_b": "[players.black] kind = ...", "policy_w": "[players.white] kind = ..."}
+
+
+def players_from_dict(raw: dict, where: str) -> dict:
+    """The ``black`` and ``white`` Players of a parsed table's ``[players]``; UserError names
+    the key."""
+    table = raw.get("players", {})
+    if not isinstance(table, dict):
+        raise UserError(f"{where}: key 'players': must be a table with black and white tables")
+    for colour in table:
+        if colour not in ("black", "white"):
+            raise UserError(f"{where}: key 'players.{colour}': unknown (black or white)")
+    players = {}
+    for colour in ("black", "white"):
+        try:
+            players[colour] = Player.from_table(table.get(colour, {}))
+        except PlayerError as err:
+            raise UserError(f"{where}: key 'players.{colour}.{err.key}': {err.reason}") from None
+    return players
 
 
 def config_from_dict(raw: dict, where: str, default_name: str | None = None) -> RunConfig:
@@ -176,6 +200,8 @@ def config_from_dict(raw: dict, where: str, default_name: str | None = None) -> 
     if not isinstance(raw, dict):
         raise UserError(f"{where}: a config must be a table of keys")
     unknown = [k for k in raw if k not in _KEYS]
+    if unknown and unknown[0] in _GONE:
+        raise UserError(f"{where}: key {unknown[0]!r}: replaced by {_GONE[unknown[0]]}")
     if unknown:
         raise UserError(f"{where}: key {unknown[0]!r}: unknown key; keys are {', '.join(_KEYS)}")
     for key in ("board_size", "games"):
@@ -189,6 +215,8 @@ def config_from_dict(raw: dict, where: str, default_name: str | None = None) -> 
     for f in fields(RunConfig):
         object.__setattr__(cfg, f.name, values.get(f.name, f.default))
     object.__setattr__(cfg, "rules", rules_from_dict(raw, where))
+    for colour, player in players_from_dict(raw, where).items():
+        object.__setattr__(cfg, colour, player)
     _resolve(cfg, where)
     return cfg
 

@@ -1,12 +1,14 @@
 """Actions and coordinates.
 
-An action is an int: ``PASS`` (-1), ``VIRTUAL`` (-2), or a point ``y * N + x`` with ``x`` the
-column (0 = ``A``) and ``y`` the row counted from the *top* (0 = the first line of a diagram).
+An action is an int: ``PASS`` (-1), ``VIRTUAL`` (-2), ``RESIGN`` (-3), or a point
+``y * N + x`` with ``x`` the column (0 = ``A``) and ``y`` the row counted from the *top* (0 =
+the first line of a diagram).
 Text uses GTP vertices: letters ``A``..``Z`` skipping ``I``, row 1 at the bottom.
 """
 
 PASS = -1
 VIRTUAL = -2
+RESIGN = -3
 COLUMNS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"  # no I
 MIN_SIZE, MAX_SIZE = 2, 25
 STONE_LETTERS = {".": 0, "X": 1, "O": 2}
@@ -18,8 +20,8 @@ class MoveError(ValueError):
 
 
 def parse_action(token: str, size: int) -> int:
-    """Turn a move token (``C3``, ``pass``, ``virtual``; any case; ASCII letters and digits
-    only) into an action."""
+    """Turn a move token (``C3``, ``pass``, ``virtual``, ``resign``; any case; ASCII letters and
+    digits only) into an action."""
     t = token.strip()
     if not t.isascii():  # no fullwidth or Arabic-Indic digits, no letters that upper() to ASCII
         raise MoveError("not a move")
@@ -28,6 +30,8 @@ def parse_action(token: str, size: int) -> int:
         return PASS
     if t == "VIRTUAL":
         return VIRTUAL
+    if t == "RESIGN":
+        return RESIGN
     if len(t) < 2 or t[0] not in COLUMNS or not t[1:].isdigit():
         raise MoveError("not a move")
     digits = t[1:].lstrip("0")
@@ -38,11 +42,13 @@ def parse_action(token: str, size: int) -> int:
 
 
 def format_action(action: int, size: int) -> str:
-    """The token of an action: a GTP vertex, ``pass`` or ``virtual``."""
+    """The token of an action: a GTP vertex, ``pass``, ``virtual`` or ``resign``."""
     if action == PASS:
         return "pass"
     if action == VIRTUAL:
         return "virtual"
+    if action == RESIGN:
+        return "resign"
     y, x = divmod(action, size)
     return f"{COLUMNS[x]}{size - y}"
 

@@ -3,11 +3,11 @@ fields and the Arrow schema of one game row. Imports neither numba nor pandas.""
 
 import pyarrow as pa
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"
 
 REPETITIONS = ("global_superko", "no_result", "board_superko", "situational_superko", "basic_ko")
 SUICIDES = ("multi", "none")
-ENDINGS = ("pause", "four_virtual", "cycle", "move_limit")
+ENDINGS = ("pause", "four_virtual", "cycle", "move_limit", "resign")
 RULESETS = ("jpd_a", "jpd_b", "jpd_tangsong", "chinese", "japanese")
 DEFAULT_KOMI = {"jpd_a": 6.5, "jpd_b": 7.5, "jpd_tangsong": 6.5, "chinese": 7.5, "japanese": 6.5}
 #: How each ruleset scores (RULES.md §8): the stored raw difference (Black - White, before
@@ -21,7 +21,9 @@ RULESET_SCORE = {
     "japanese": ("territory_diff_japanese", None),
 }
 NO_WINNER_ENDINGS = ("cycle", "move_limit")
-POLICIES = ("random", "capture", "pattern")
+#: Player kinds (``sim.player.Player``) and the playout policies of a searching player.
+PLAYERS = ("random", "capture", "pattern", "mcts")
+PLAYOUTS = ("random", "pattern")
 #: Dead stones at a pause (RULES.md §4): "all_alive", the agreed ending 两弃终局.
 DEAD_STONES = ("all_alive",)
 
@@ -60,6 +62,7 @@ RAW_FIELDS = (
     "territory_diff_japanese",
     "prisoners_b",
     "prisoners_w",
+    "resigned_by",
     "repetition_bans",
 )
 
@@ -111,8 +114,8 @@ OUTCOME_FIELDS = tuple(OUTCOME_TYPES)
 RUN_TYPES = {
     "game_id": pa.int64(),
     "seed": pa.int64(),
-    "policy_b": _str,
-    "policy_w": _str,
+    "player_b": _str,  # the canonical string of each colour's player (sim.player.Player.name)
+    "player_w": _str,
     "virtual_rate": _f64,
     "max_actions": _i32,
     "repetition_bans": _i32,  # candidate moves the player drew that the repetition rule banned

@@ -12,24 +12,43 @@ from sim.engine.check import CONSISTENT, check_consistency, describe
 from sim.engine.history import apply_action, reset
 from sim.engine.outcome import R_REP_BANS, columns, outcome_arrays, outcome_row
 from sim.engine.state import ACTIONS, ENDING, PLAIN, ST, TO_MOVE, new_state
+from sim.player import Player
 from sim.players.capture import capture_move
+from sim.players.mcts import (
+    K_EXPLORE,
+    K_KIND,
+    K_KOMI,
+    K_PLAY_FOR,
+    K_PLAYOUT,
+    K_RESIGN,
+    K_VISITS,
+    N_K,
+    advance,
+    drop_trees,
+    mcts_move,
+    new_tree,
+)
 from sim.players.pattern import pattern_move
 from sim.players.random import random_move
 from sim.players.stream import start_stream
 from sim.rules import Rules
-from sim.schema import POLICIES, RAW_FIELDS
+from sim.schema import PLAYERS, PLAYOUTS, RAW_FIELDS, RULESETS
 
-CAPTURE = POLICIES.index("capture")
-PATTERN = POLICIES.index("pattern")
+CAPTURE = PLAYERS.index("capture")
+PATTERN = PLAYERS.index("pattern")
+MCTS = PLAYERS.index("mcts")
 _MOVES_BUFFER = 1 << 20  # actions recorded by one kernel call (it returns before overflowing)
 
 
 @njit(cache=True, _nrt=False)
-def play_games(g, seed, game_ids, policies, virtual_rate, rows, moves, offsets, setup, rng, fault):
-    """Play ``game_ids`` from the empty board, colour c with the policy ``policies[c - 1]``
-    (an index in ``sim.schema.POLICIES``); raw outcomes into
-    ``rows``. If ``moves`` is not empty, every action goes there (sim.coords encoding), game j
-    at ``moves[offsets[j]:offsets[j+1]]``; the call stops early, returning the number of
+def play_games(
+    g, seed, game_ids, players, virtual_rate, rows, moves, offsets, setup, rng, fault, s, tree
+):
+    """Play ``game_ids`` from the empty board, colour c with the player ``players[c - 1]`` (a
+    row of ``sim.players.mcts.K_*`` parameters; K_KIND an index in ``sim.schema.PLAYERS``;
+    searches on the state ``s`` and the trees ``tree``); raw outcomes into ``rows``. If
+    ``moves`` is not empty, every action goes there (sim.coords encoding), game j at
+    ``moves[offsets[j]:offsets[j+1]]``; the call stops early, returning the number of
     games played, when ``moves`` might not hold the next game. If ``fault`` (three words) is
     not empty, the state is checked after every action (``check_consistency``); the first
     problem stops the call with (code, point, action number) in ``fault``. ``setup`` (N*N
@@ -44,15 +63,20 @@ def play_games(g, seed, game_ids, policies, virtual_rate, rows, moves, offsets, 
             return j
         reset(g, setup)
         start_stream(rng, seed, game_ids[j])
+        drop_trees(tree)
         while g.tab[ST, ENDING] == 0:
-            policy = policies[g.tab[ST, TO_MOVE] - 1]
-            if policy == CAPTURE:
+            params = players[g.tab[ST, TO_MOVE] - 1]
+            kind = params[K_KIND]
+            if kind == CAPTURE:
                 action, code = capture_move(g, rng, virtual_rate)
-            elif policy == PATTERN:
+            elif kind == PATTERN:
                 action, code = pattern_move(g, rng, virtual_rate)
+            elif kind == MCTS:
+                action, code = mcts_move(g, s, tree, rng, params)
             else:
                 action, code = random_move(g, rng, virtual_rate)
             apply_action(g, action, code)
+            advance(tree, action)
             if check:
                 problem, point = check_consistency(g)
                 if problem != CONSISTENT:
@@ -71,15 +95,16 @@ def play_batch(
     *,
     seed,
     game_ids,
-    policy_b="random",
-    policy_w="random",
+    black: Player | str = "random",
+    white: Player | str = "random",
     virtual_rate=0.0,
     record_moves=False,
     arrow=False,
     check=False,
 ):
-    """Play the games ``game_ids`` of a run under ``rules`` (``sim.rules.Rules``); each game
-    depends only on ``seed`` and its id. ``check``: a debug option, the engine state is
+    """Play the games ``game_ids`` of a run under ``rules`` (``sim.rules.Rules``), ``black``
+    against ``white`` (``sim.player.Player``s, or a kind for short); each game depends only on
+    ``seed`` and its id. ``check``: a debug option, the engine state is
     checked after every action (``sim.engine.check``; an inconsistency raises RuntimeError).
 
     Returns (columns, moves): every outcome field of ``sim.schema`` plus ``repetition_bans``
@@ -87,15 +112,16 @@ def play_batch(
     int16 action array per game."""
     if not isinstance(rules, Rules):
         raise TypeError(f"play_batch takes a sim.rules.Rules, not {type(rules).__name__}")
-    for name, policy in (("policy_b", policy_b), ("policy_w", policy_w)):
-        if policy not in POLICIES:
-            raise ValueError(f"unknown {name} {policy!r} (one of {', '.join(POLICIES)})")
+    black, white = (p if isinstance(p, Player) else Player(p) for p in (black, white))
     if not 0.0 <= virtual_rate <= 1.0:
         raise ValueError(f"virtual_rate must be in [0, 1], not {virtual_rate}")
     size = rules.board_size
-    policies = np.array([POLICIES.index(policy_b), POLICIES.index(policy_w)], np.int64)
+    players = np.array([kernel_parameters(p, rules) for p in (black, white)], np.float64)
+    tree = new_tree(
+        rules, max(p.visits if p.searches else 0 for p in (black, white)), len(RAW_FIELDS)
+    )
     ids = np.ascontiguousarray(game_ids, dtype=np.int64)
-    g = new_state(rules, False)
+    g, s = new_state(rules, False), new_state(rules, False)
     rows = np.zeros((ids.size, len(RAW_FIELDS)), np.int64)
     offsets = np.zeros(ids.size + 1, np.int64)
     chunks = []
@@ -109,7 +135,7 @@ def play_batch(
             g,
             np.uint64(seed),
             ids[done:],
-            policies,
+            players,
             float(virtual_rate),
             rows[done:],
             buffer,
@@ -117,6 +143,8 @@ def play_batch(
             setup,
             rng,
             fault,
+            s,
+            tree,
         )
         if check and fault[0] != CONSISTENT:
             problem, point, action = fault
@@ -131,3 +159,16 @@ def play_batch(
     bans = rows[:, R_REP_BANS].astype(np.int32)
     cols["repetition_bans"] = pa.array(bans) if arrow else bans
     return cols, (chunks if record_moves else None)
+
+
+def kernel_parameters(player: Player, rules: Rules) -> list:
+    """A player's row of ``sim.players.mcts.K_*`` parameters for the kernel."""
+    row = [0.0] * N_K
+    row[K_KIND] = PLAYERS.index(player.kind)
+    row[K_VISITS] = player.visits
+    row[K_PLAYOUT] = PLAYOUTS.index(player.playout)
+    row[K_PLAY_FOR] = RULESETS.index(player.play_for)
+    row[K_KOMI] = rules.komi[player.play_for]
+    row[K_RESIGN] = player.resign_below
+    row[K_EXPLORE] = player.explore
+    return row

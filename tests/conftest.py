@@ -10,6 +10,7 @@ import pytest
 
 from sim.cli import main as cli
 from sim.coords import format_action, parse_action, parse_diagram
+from sim.schema import RULESETS
 
 ENGINES = ["reference", "numba", "numba-hash-only"]
 
@@ -141,9 +142,13 @@ def check_invariants(out, setup=None):
     assert out["prisoners_b"] == out["stones_lost_w"] and out["prisoners_w"] == out["stones_lost_b"]
     assert out["converted_passes"] <= out["passes"]
     # every action is a move or a pass, a converted pass both; one more action only when the
-    # declining action of a pass ended the game by completing four virtual moves, unplayed
+    # declining action of a pass ended the game by completing four virtual moves, unplayed,
+    # or when the last action was a resignation
     unplayed = out["actions"] - (out["moves"] + out["passes"] - out["converted_passes"])
-    assert unplayed == 0 or (unplayed == 1 and out["ending"] == "four_virtual")
+    assert unplayed == 0 or (unplayed == 1 and out["ending"] in ("four_virtual", "resign"))
+    if out["ending"] == "resign":
+        assert {out[f"winner_{r}"] for r in RULESETS} in ({"B"}, {"W"})
+        assert all(out[f"margin_{r}"] is None for r in RULESETS)
     assert out["suicides_b"] <= out["stones_lost_b"] and out["suicides_w"] <= out["stones_lost_w"]
     if out["public_points"] == 0:  # then JPD components are Tromp-Taylor regions
         assert out["area_diff_chinese"] == out["area_diff_jpd"]

@@ -19,7 +19,7 @@ Colours: 0 empty, 1 Black, 2 White. Actions: ``PASS`` (-1), ``VIRTUAL`` (-2) or 
 
 import functools
 
-from sim.coords import MAX_SIZE, MIN_SIZE, PASS, VIRTUAL
+from sim.coords import MAX_SIZE, MIN_SIZE, PASS, RESIGN, VIRTUAL
 from sim.schema import (
     DEFAULT_KOMI,
     NO_WINNER_ENDINGS,
@@ -273,6 +273,7 @@ class RefGame:
         self.suicides = {BLACK: 0, WHITE: 0}
         self.first_pass_or_virtual = None
         self.last_real_move = None
+        self.resigned_by = None
 
     # -- public interface -------------------------------------------------------------------
 
@@ -283,6 +284,11 @@ class RefGame:
         """Apply one action; None if legal and applied, else the reason (state unchanged)."""
         if self.ending is not None:
             return f"game over ({self.ending})"
+        if action == RESIGN:  # the game ends at once; a pending pass is not converted
+            self.actions += 1
+            self.ending = "resign"
+            self.resigned_by = self.to_move
+            return None
         if action == PASS:
             self.actions += 1
             self.passes += 1
@@ -510,7 +516,10 @@ class RefGame:
         for r in RULESETS:
             margin = float(raw[r] - komi[r])
             out[f"margin_{r}"] = margin
-            if self.ending in NO_WINNER_ENDINGS:
+            if self.ending == "resign":  # no score; the other player wins
+                out[f"margin_{r}"] = None
+                out[f"winner_{r}"] = LETTER[other(self.resigned_by)]
+            elif self.ending in NO_WINNER_ENDINGS:
                 out[f"winner_{r}"] = None
             else:
                 out[f"winner_{r}"] = "B" if margin > 0 else "W" if margin < 0 else "draw"

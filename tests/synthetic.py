@@ -58,6 +58,7 @@ def results(cols: dict, komi: dict | None = None) -> dict:
     raw["ending"] = codes(cols["ending"], ENDINGS, "ending")
     for col in ("first_pass_or_virtual_by", "last_real_move_by"):
         raw[col] = codes(cols[col], BY, col)
+    raw["resigned_by"] = np.zeros(len(raw["ending"]), np.int64)  # no resignations here
     with np.errstate(invalid="ignore"):  # a NaN margin's sign: no winner, set below
         ruled = rulings(raw, resolve_komi(komi))
     out = {}
@@ -92,8 +93,8 @@ def games_table(rows: Sequence[dict] | pd.DataFrame, komi: dict | None = None) -
 
     fill("game_id", lambda d: np.arange(n))
     fill("seed", 0)
-    fill("policy_b", "random")
-    fill("policy_w", "random")
+    fill("player_b", "random")
+    fill("player_w", "random")
     fill("virtual_rate", 0.0)
     fill("board_size", 9)
     fill("max_actions", lambda d: np.array([default_max_actions(int(b)) for b in d["board_size"]]))
@@ -133,8 +134,8 @@ def random_games(
     board_size: int = 9,
     repetition: str = "global_superko",
     suicide: str = "multi",
-    policy_b: str = "random",
-    policy_w: str = "random",
+    player_b: str = "random",
+    player_w: str = "random",
     virtual_rate: float = 0.05,
     komi: dict | None = None,
     seed: int = 0,
@@ -155,6 +156,7 @@ def random_games(
         "four_virtual": p4,
         "cycle": p_cycle,
         "move_limit": p_limit,
+        "resign": 0.0,  # random players never resign
     }
     ending = rng.choice(len(ENDINGS), size=n, p=[p_ending[e] for e in ENDINGS])
     pause = ending == ENDINGS.index("pause")
@@ -199,8 +201,8 @@ def random_games(
     cols = {
         "game_id": np.arange(first_game_id, first_game_id + n, dtype=np.int64),
         "seed": np.full(n, seed, dtype=np.int64),
-        "policy_b": labels(np.zeros(n, np.int8), [policy_b]),
-        "policy_w": labels(np.zeros(n, np.int8), [policy_w]),
+        "player_b": labels(np.zeros(n, np.int8), [player_b]),
+        "player_w": labels(np.zeros(n, np.int8), [player_w]),
         "virtual_rate": np.full(n, virtual_rate),
         "max_actions": np.full(n, default_max_actions(board_size), dtype=i32),
         **{f"komi_{r}": np.full(n, komi[r]) for r in RULESETS},
@@ -246,6 +248,7 @@ def random_games(
         "first_pass_or_virtual_by": first + 1,
         "last_real_move_by": last + 1,
         "ending": ending + 1,
+        "resigned_by": np.zeros(n, np.int64),
     }
     for r, (margin, winner) in rulings(raw, komi).items():
         cols[f"margin_{r}"] = margin
@@ -342,8 +345,8 @@ def synthetic_run(
     board_size: int = 9,
     repetition: str = "global_superko",
     suicide: str = "multi",
-    policy_b: str = "random",
-    policy_w: str = "random",
+    player_b: str = "random",
+    player_w: str = "random",
     virtual_rate: float = 0.05,
     seed: int = 0,
     shard_size: int = 1_000_000,
@@ -355,8 +358,7 @@ def synthetic_run(
         "games": games,
         "shard_size": shard_size,
         "seed": seed,
-        "policy_b": policy_b,
-        "policy_w": policy_w,
+        "players": {"black": player_b, "white": player_w},
         "virtual_rate": virtual_rate,
         "repetition": repetition,
         "suicide": suicide,
@@ -369,8 +371,8 @@ def synthetic_run(
             board_size=board_size,
             repetition=repetition,
             suicide=suicide,
-            policy_b=policy_b,
-            policy_w=policy_w,
+            player_b=player_b,
+            player_w=player_w,
             virtual_rate=virtual_rate,
             seed=seed,
             first_game_id=cfg.shard_range(i).start,

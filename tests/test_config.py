@@ -7,6 +7,7 @@ import pytest
 
 from sim.config import RunConfig, config_from_dict, load_config
 from sim.errors import UserError
+from sim.player import Player
 from sim.rules import Rules
 from sim.schema import DEFAULT_KOMI
 
@@ -26,9 +27,9 @@ def test_defaults_are_resolved(tmp_path):
     assert cfg.rules.max_actions == 8 * 7 * 7
     assert cfg.rules.komi == {**DEFAULT_KOMI, "chinese": 5.5}
     assert (cfg.shard_size, cfg.seed, cfg.record_moves) == (10_000, 0, "none")
-    assert (cfg.policy_b, cfg.policy_w, cfg.rules.repetition, cfg.rules.suicide) == (
-        "random",
-        "random",
+    assert (cfg.black, cfg.white, cfg.rules.repetition, cfg.rules.suicide) == (
+        Player(),
+        Player(),
         "global_superko",
         "multi",
     )
@@ -82,7 +83,33 @@ def test_frozen_and_roundtrip():
         ("board_size = 5\ngames = 10\nshard_size = 0\n", "shard_size", "must be in 1.."),
         ("board_size = 5\ngames = 10\nrepetition = 'superko'\n", "repetition", "global_superko"),
         ("board_size = 5\ngames = 10\nsuicide = 'single'\n", "suicide", "must be one of"),
-        ("board_size = 5\ngames = 10\npolicy_b = 'mcts9'\n", "policy_b", "must be one of"),
+        (
+            "board_size = 5\ngames = 10\npolicy_b = 'mcts'\n",
+            "policy_b",
+            "replaced by [players.black]",
+        ),
+        (
+            "board_size = 5\ngames = 10\n[players.black]\nkind = 'mcts9'\n",
+            "players.black.kind",
+            "one of",
+        ),
+        (
+            "board_size = 5\ngames = 10\n[players.white]\nvisits = 9\n",
+            "players.white.visits",
+            "unknown",
+        ),
+        (
+            "board_size = 5\ngames = 10\n[players.white]\nkind = 'mcts'\nvisits = 0\n",
+            "players.white.visits",
+            "must be in 1..",
+        ),
+        (
+            "board_size = 5\ngames = 10\n[players.black]\nkind = 'mcts'\nplay_for = 'jpd'\n",
+            "players.black.play_for",
+            "jpd_a",
+        ),
+        ("board_size = 5\ngames = 10\n[players.red]\nkind = 'random'\n", "players.red", "unknown"),
+        ("board_size = 5\ngames = 10\nplayers = 3\n", "players", "must be a table"),
         ("board_size = 5\ngames = 10\nrecord_moves = 'some'\n", "record_moves", "cycles"),
         ("board_size = 5\ngames = 10\nname = 'a b'\n", "name", "folder-safe"),
         ("board_size = 5\ngames = 10\n[komi]\nkorean = 6.5\n", "komi.korean", "unknown ruleset"),
@@ -136,3 +163,33 @@ def test_shipped_configs_exist():
     assert (
         stress.virtual_rate > 0 and stress.record_moves == "cycles" and stress.rules.board_size <= 9
     )
+
+
+def test_players_tables(tmp_path):
+    text = (
+        "board_size = 9\ngames = 4\n[players.black]\nkind = 'mcts'\nvisits = 200\n"
+        "play_for = 'jpd_b'\n[players.white]\nkind = 'pattern'\n"
+    )
+    cfg = load_config(write(tmp_path, text))
+    assert cfg.black == Player("mcts", visits=200, play_for="jpd_b")
+    assert cfg.white == Player("pattern")
+    assert cfg.black.name == (
+        "mcts(visits=200,playout=pattern,play_for=jpd_b,resign_below=0,explore=1)"
+    )
+    assert cfg.white.name == "pattern"
+    assert cfg.to_dict()["players"] == {
+        "black": {
+            "kind": "mcts",
+            "visits": 200,
+            "playout": "pattern",
+            "play_for": "jpd_b",
+            "resign_below": 0.0,
+            "explore": 1.0,
+        },
+        "white": {"kind": "pattern"},
+    }
+    assert config_from_dict(cfg.to_dict(), "again") == cfg
+    short = load_config(
+        write(tmp_path, "board_size = 9\ngames = 4\n[players]\nwhite = 'capture'\n")
+    )
+    assert (short.black, short.white) == (Player(), Player("capture"))

@@ -11,7 +11,7 @@ from sim.schema import DEFAULT_KOMI
 from sim.selfplay import play_batch
 
 
-@pytest.mark.parametrize("action", [25, 100, -3])
+@pytest.mark.parametrize("action", [25, 100, -4])
 def test_actions_off_the_board(action):
     with pytest.raises(ValueError, match="is not a point of a 5x5 board"):
         Game(Rules(5)).play(action)
@@ -71,14 +71,14 @@ def test_presets_and_defaults():
 @pytest.mark.parametrize(
     "options, message",
     [
-        (dict(policy_b="greedy"), "unknown policy_b 'greedy'"),
+        (dict(black="greedy"), "kind: must be one of random, capture, pattern, mcts"),
         (dict(virtual_rate=1.5), r"virtual_rate must be in \[0, 1\]"),
     ],
 )
 def test_bad_batches(options, message):
     args = dict(
-        policy_b="random",
-        policy_w="random",
+        black="random",
+        white="random",
         virtual_rate=0.0,
         seed=0,
         game_ids=np.arange(2),

@@ -340,7 +340,7 @@ def test_liberties_after_a_move_against_a_python_count():
     rules = Rules(7)
     for policy in ("random", "pattern"):
         _, moves = play_batch(
-            rules, seed=3, game_ids=np.arange(6), policy_b=policy, policy_w=policy,
+            rules, seed=3, game_ids=np.arange(6), black=policy, white=policy,
             record_moves=True,
         )  # fmt: skip
         for actions in moves:
@@ -425,7 +425,7 @@ def test_every_choice_of_whole_games(repetition, suicide):
 
 def test_same_seed_and_id_same_game():
     rules = Rules(9, "situational_superko", "none")
-    kwargs = dict(policy_b="pattern", policy_w="random", virtual_rate=0.02, record_moves=True)
+    kwargs = dict(black="pattern", white="random", virtual_rate=0.02, record_moves=True)
     cols, moves = play_batch(rules, seed=11, game_ids=np.arange(12), **kwargs)
     again, moves_again = play_batch(rules, seed=11, game_ids=np.arange(12), **kwargs)
     alone, moves_alone = play_batch(rules, seed=11, game_ids=np.array([7, 3]), **kwargs)

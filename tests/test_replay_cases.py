@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from sim.coords import parse_diagram
-from sim.schema import OUTCOME_FIELDS, REPETITIONS, RULESETS
+from sim.schema import ENDINGS, OUTCOME_FIELDS, REPETITIONS, RULESETS
 from tests.conftest import check_invariants, replay
 from tests.data import make_replay_cases as generator
 from tests.reference import RefGame
@@ -173,7 +173,7 @@ def test_cases_cover_the_contract():
         "game over (move_limit)",
     ):
         assert reasons[reason], reason
-    assert {o["ending"] for o in outputs} == {None, "pause", "four_virtual", "cycle", "move_limit"}
+    assert {o["ending"] for o in outputs} == {None, *ENDINGS}
     for mode in REPETITIONS:  # every mode: a refused move and a played game
         assert any(c["args"]["repetition"] == mode and "error" in c for c in CASES), mode
         assert any(c["args"]["repetition"] == mode and "output" in c for c in CASES), mode

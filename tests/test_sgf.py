@@ -127,8 +127,8 @@ def test_sgf_text_of_a_made_up_game():
         "repetition": "basic_ko",
         "suicide": "none",
         "komi_jpd_b": 7.5,
-        "policy_b": "ran]dom",
-        "policy_w": "random",
+        "player_b": "ran]dom",
+        "player_w": "random",
         "seed": 1,
         "ending": "pause",
         "winner_jpd_b": "W",
@@ -167,8 +167,8 @@ def test_a_declining_action_that_ended_the_game_is_not_a_stone():
         **game.outcome(),
         "game_id": 1,
         "komi_jpd_b": 7.5,
-        "policy_b": "random",
-        "policy_w": "random",
+        "player_b": "random",
+        "player_w": "random",
         "seed": 0,
     }
     assert row["ending"] == "four_virtual" and row["actions"] == 6 and row["moves"] == 5

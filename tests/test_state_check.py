@@ -122,7 +122,7 @@ def test_every_problem_is_reachable():
 def test_the_debug_option_changes_no_game(repetition):
     rules = Rules(5, repetition=repetition)
     args = dict(
-        seed=4, game_ids=np.arange(300), policy_b="capture", virtual_rate=0.05, record_moves=True
+        seed=4, game_ids=np.arange(300), black="capture", virtual_rate=0.05, record_moves=True
     )
     plain, moves = play_batch(rules, **args)
     checked, moves_checked = play_batch(rules, check=True, **args)

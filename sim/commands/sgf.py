@@ -21,6 +21,7 @@ What is written:
   virtual move first; when that conversion completes four virtual moves the game ends and the
   declining action, though counted, is not played) is written as a pass carrying
   ``JV[declined]`` and a comment naming the action, so the final board is the engine's.
+- a **resignation** is no node: ``RE`` says it, ``B+R`` or ``W+R``.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ import sys
 from pathlib import Path
 
 import sim
-from sim.coords import PASS, VIRTUAL, format_action
+from sim.coords import PASS, RESIGN, VIRTUAL, format_action
 from sim.dataset.read import load_game
 from sim.errors import UserError
 from sim.schema import RULESETS
@@ -52,6 +53,8 @@ def _result(winner, margin) -> str:
         return "Void"
     if winner == "draw":
         return "0"
+    if margin is None or margin != margin:  # NaN: a resignation
+        return f"{winner}+R"
     return f"{winner}+{abs(margin):g}"
 
 
@@ -68,8 +71,8 @@ def game_sgf(row: dict, actions: list[int], manifest: dict) -> str:
         ("SZ", size),
         ("RU", f"JPD; repetition={row['repetition']}; suicide={row['suicide']}"),
         ("KM", f"{row['komi_jpd_b']:g}"),
-        ("PB", row["policy_b"]),
-        ("PW", row["policy_w"]),
+        ("PB", row["player_b"]),
+        ("PW", row["player_w"]),
         ("RE", _result(row["winner_jpd_b"], row["margin_jpd_b"])),
         ("GN", f"{manifest.get('name', '')} game {row['game_id']}"),
         *([("DT", started)] if started else []),
@@ -82,6 +85,8 @@ def game_sgf(row: dict, actions: list[int], manifest: dict) -> str:
     nodes = [";" + "".join(f"{k}[{_text(v)}]" for k, v in root)]
     # every action but a pass is a move, and so is a converted pass: one fewer moves than that
     # means the last action declined a pass and was not played
+    if actions and actions[-1] == RESIGN:
+        actions = actions[:-1]
     unplayed = sum(a != PASS for a in actions) + row["converted_passes"] == row["moves"] + 1
     for i, action in enumerate(actions):
         colour = "BW"[i % 2]
@@ -94,6 +99,7 @@ def game_sgf(row: dict, actions: list[int], manifest: dict) -> str:
             nodes.append(f";{colour}[]")
         elif action == VIRTUAL:
             nodes.append(f";{colour}[]JV[virtual]")
+
         elif 0 <= action < size * size:
             nodes.append(f";{colour}[{_point(action, size)}]")
         else:

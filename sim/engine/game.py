@@ -3,9 +3,11 @@
 The same kernels play the batched games of ``sim.selfplay``; here each call is one action.
 """
 
+import math
+
 import numpy as np
 
-from sim.coords import PASS, VIRTUAL, format_action
+from sim.coords import PASS, RESIGN, VIRTUAL, format_action
 from sim.engine.check import CONSISTENT, check_consistency, describe
 from sim.engine.history import legal_points, reset, step
 from sim.engine.outcome import columns, outcome_row
@@ -56,9 +58,10 @@ class Game:
 
     def play(self, action: int):
         """Take one action; None if it was legal, else the reason (the game is unchanged)."""
-        if not (action in (PASS, VIRTUAL) or 0 <= action < self.size * self.size):
+        special = action in (PASS, VIRTUAL, RESIGN)
+        if not (special or 0 <= action < self.size * self.size):
             raise ValueError(f"action {action} is not a point of a {self.size}x{self.size} board")
-        code = step(self._g, action if action in (PASS, VIRTUAL) else self._g.pt[INTERIOR, action])
+        code = step(self._g, action if special else self._g.pt[INTERIOR, action])
         if code == OK:
             return None
         if code == GAME_OVER:
@@ -86,6 +89,7 @@ class Game:
         outcome_row(self._g, row[0])
         rules = self.rules if komi is None else self.rules.with_(komi={**self.rules.komi, **komi})
         cols = columns(row, rules)
-        return {
+        values = {
             name: col[0].item() if hasattr(col[0], "item") else col[0] for name, col in cols.items()
         }
+        return {k: None if isinstance(v, float) and math.isnan(v) else v for k, v in values.items()}

@@ -25,10 +25,15 @@ from sim.engine.state import (
     EMPTIES,
     EMPTY,
     ENDING,
+    EPOS,
     EXACT,
     FIRST_PV,
     FOUR_VIRTUAL,
+    FV_COUNT,
     FV_GEN,
+    FV_KEY,
+    FV_REF,
+    FV_STAMP,
     GAME_FIELDS,
     GAME_OVER,
     HEAD,
@@ -53,6 +58,9 @@ from sim.engine.state import (
     PLIB,
     REAL,
     REP,
+    REP_BITS,
+    RESIGNED,
+    RESIGNED_BY,
     SEG_START,
     SETUP,
     SITUATIONAL_SUPERKO,
@@ -72,10 +80,36 @@ from sim.engine.state import (
     slot,
 )
 
-PASS, VIRTUAL = -1, -2
+PASS, VIRTUAL, RESIGN = -1, -2, -3
 
 
 # ---- a game ----------------------------------------------------------------------------------
+
+
+@njit(cache=True, _nrt=False)
+def copy_game(dst, src):
+    """Make ``dst`` (a state of the same rules, not exact) the game ``src`` as it stands, for
+    a search to play on: the board's chains and empty points, the scalars, the position log's
+    segment and filter, and this game's four-virtual counts (under a new generation stamp)."""
+    for row in range(EPOS + 1):
+        for p in range(src.pt.shape[1]):
+            dst.pt[row, p] = src.pt[row, p]
+    gen = dst.tab[ST, FV_GEN] + 1
+    for i in range(N_ST):
+        dst.tab[ST, i] = src.tab[ST, i]
+    dst.tab[ST, FV_GEN] = gen
+    for i in range(src.tab.shape[1] >> 3):
+        dst.tab[REP_BITS, i] = src.tab[REP_BITS, i]
+    for m in range(src.tab[ST, SEG_START], src.tab[ST, MOVES] + 1):
+        dst.tab[LOG_KEY, m] = src.tab[LOG_KEY, m]
+    if src.tab[ST, slot(VIRT, BLACK)] + src.tab[ST, slot(VIRT, WHITE)] > 0:
+        stamp = src.tab[ST, FV_GEN]
+        for i in range(src.tab.shape[1]):
+            if src.tab[FV_STAMP, i] == stamp:
+                dst.tab[FV_STAMP, i] = gen
+                dst.tab[FV_KEY, i] = src.tab[FV_KEY, i]
+                dst.tab[FV_COUNT, i] = src.tab[FV_COUNT, i]
+                dst.tab[FV_REF, i] = src.tab[FV_REF, i]
 
 
 @njit(cache=True, _nrt=False)
@@ -150,8 +184,9 @@ def _virtual(g, c):
 
 @njit(cache=True, _nrt=False)
 def step(g, action):
-    """Take the action of the player to move: a point index of the bordered board, PASS or
-    VIRTUAL. Returns OK or the reason code of an illegal action (the state is then unchanged)."""
+    """Take the action of the player to move: a point index of the bordered board, PASS,
+    VIRTUAL or RESIGN. Returns OK or the reason code of an illegal action (the state is then
+    unchanged)."""
     if g.tab[ST, ENDING] != 0:
         return GAME_OVER
     code = OK
@@ -170,6 +205,10 @@ def apply_action(g, action, code):
     st = g.tab[ST]
     c = st[TO_MOVE]
     st[ACTIONS] += 1
+    if action == RESIGN:  # the game ends; a pending pass stays unconverted (RULES.md §4)
+        st[ENDING] = RESIGNED
+        st[RESIGNED_BY] = c
+        return
     if action == PASS:
         st[PASSES] += 1
         if st[FIRST_PV] == 0:

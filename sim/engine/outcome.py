@@ -23,6 +23,7 @@ from sim.engine.state import (
     REAL,
     REGION,
     REP_BANS,
+    RESIGNED_BY,
     ST,
     SUICIDES_BY,
     T_JAPANESE,
@@ -42,6 +43,7 @@ from sim.schema import (
     OUTCOME_TYPES,
     RAW_FIELDS,
     RULESET_SCORE,
+    RULESETS,
 )
 
 
@@ -65,6 +67,7 @@ R_ES_DIFF2 = RAW_FIELDS.index("equal_stones_diff2")
 R_CHINESE = RAW_FIELDS.index("area_diff_chinese")
 R_JAPANESE = RAW_FIELDS.index("territory_diff_japanese")
 R_REP_BANS = RAW_FIELDS.index("repetition_bans")
+R_RESIGNED_BY = RAW_FIELDS.index("resigned_by")
 R_REAL = _pair("real_moves")
 R_VIRT = _pair("virtual_moves")
 R_LOST = _pair("stones_lost")
@@ -89,6 +92,7 @@ def outcome_row(g, row):
     row[R_FIRST_PV] = st[FIRST_PV]
     row[R_LAST_REAL] = st[LAST_REAL]
     row[R_REP_BANS] = st[REP_BANS]
+    row[R_RESIGNED_BY] = st[RESIGNED_BY]
     for c in (BLACK, WHITE):
         row[slot(R_REAL, c)] = st[slot(REAL, c)]
         row[slot(R_VIRT, c)] = st[slot(VIRT, c)]
@@ -116,17 +120,46 @@ def outcome_row(g, row):
 
 
 BY = ("B", "W")  # first_pass_or_virtual_by, last_real_move_by: colour - 1 (0: none)
+# RULESET_SCORE per ruleset index, for row_margin: the raw difference's field (area2_b_jpd for
+# the JPD area, halved), and the field and colour code of the ruleset's point (-1: none)
+_DIFF = np.array(
+    [
+        R_AREA2 if RULESET_SCORE[r][0] == "area_diff_jpd" else RAW_FIELDS.index(RULESET_SCORE[r][0])
+        for r in RULESETS
+    ]
+)
+_POINT_FIELD = np.array(
+    [RAW_FIELDS.index(RULESET_SCORE[r][1][0]) if RULESET_SCORE[r][1] else -1 for r in RULESETS]
+)
+_POINT_BY = np.array(
+    [1 + BY.index(RULESET_SCORE[r][1][1]) if RULESET_SCORE[r][1] else 0 for r in RULESETS]
+)
+
+
+@njit(cache=True, _nrt=False)
+def row_margin(row, ruleset, komi):
+    """Black's margin under the ruleset ``ruleset`` (an index in RULESETS) with ``komi``, from
+    a raw row: in the kernels, the margin of ``rulings``."""
+    i = _DIFF[ruleset]
+    diff = (row[i] - row[i + 1]) / 2 if i == R_AREA2 else np.float64(row[i])
+    if _POINT_FIELD[ruleset] >= 0 and row[_POINT_FIELD[ruleset]] == _POINT_BY[ruleset]:
+        diff -= 1.0
+    return diff - komi
+
+
 WINNERS = ("W", "draw", "B")  # by sign of the margin + 1
 _NO_WINNER = np.array([False] + [e in NO_WINNER_ENDINGS for e in ENDINGS])
 
 
 def rulings(raw, komi: dict) -> dict:
     """Every ruleset's (margin, winner code) from game values (RULES.md §8): ``raw`` maps the
-    raw differences of ``RULESET_SCORE``, ``first_pass_or_virtual_by`` and
-    ``last_real_move_by`` (colour codes, 0 for none) and ``ending`` (1 + the index in ENDINGS)
+    raw differences of ``RULESET_SCORE``, ``first_pass_or_virtual_by``, ``last_real_move_by``
+    and ``resigned_by`` (colour codes, 0 for none) and ``ending`` (1 + the index in ENDINGS)
     to arrays. margin = difference - komi - the ruleset's point; the winner code indexes
-    WINNERS by the margin's sign (-1: no winner, the endings of NO_WINNER_ENDINGS)."""
+    WINNERS by the margin's sign (-1: no winner, the endings of NO_WINNER_ENDINGS). After a
+    resignation the margin is NaN and the other colour wins."""
     no_winner = _NO_WINNER[np.asarray(raw["ending"])]
+    resigned = np.asarray(raw["resigned_by"])
     out = {}
     for ruleset, (diff, extra) in RULESET_SCORE.items():
         margin = np.asarray(raw[diff], np.float64) - komi[ruleset]
@@ -135,6 +168,8 @@ def rulings(raw, komi: dict) -> dict:
             margin = margin - (np.asarray(raw[field]) == 1 + BY.index(player))
         winner = np.sign(margin).astype(np.int64) + 1
         winner[no_winner] = -1
+        margin = np.where(resigned > 0, np.nan, margin)
+        winner = np.where(resigned > 0, 2 * (resigned == WHITE), winner)  # the other colour
         out[ruleset] = (margin, winner)
     return out
 
@@ -170,7 +205,7 @@ def outcome_arrays(rows: np.ndarray, rules) -> dict:
         out[f"winner_{name}"] = labels(winner, WINNERS)
     values = {name: out[name] if name in out else raw[name] for name in OUTCOME_FIELDS}
     return {
-        name: v if isinstance(v, pa.Array) else pa.array(v, OUTCOME_TYPES[name])
+        name: v if isinstance(v, pa.Array) else pa.array(v, OUTCOME_TYPES[name], from_pandas=True)
         for name, v in values.items()
     }
 

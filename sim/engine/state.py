@@ -72,8 +72,8 @@ SITUATIONAL_SUPERKO = REPETITIONS.index("situational_superko")
 BASIC_KO = REPETITIONS.index("basic_ko")
 SUICIDE_NONE = SUICIDES.index("none")
 # endings: 0 while the game goes on, else 1 + the index in ENDINGS
-PAUSE, FOUR_VIRTUAL, CYCLE, MOVE_LIMIT = (
-    1 + ENDINGS.index(e) for e in ("pause", "four_virtual", "cycle", "move_limit")
+PAUSE, FOUR_VIRTUAL, CYCLE, MOVE_LIMIT, RESIGNED = (
+    1 + ENDINGS.index(e) for e in ("pause", "four_virtual", "cycle", "move_limit", "resign")
 )
 
 # fmt: off  (the field tables keep their comments aligned)
@@ -106,6 +106,7 @@ FIRST_PV = _st.one()  # colour of the first pass or virtual move (0: none yet)
 LAST_REAL = _st.one()  # colour of the last real move (0: none yet)
 LAST_POINT = _st.pair()  # point of the last real move, by colour (0: none yet)
 ENDING = _st.one()  # 0 while the game goes on, else PAUSE ...
+RESIGNED_BY = _st.one()  # the colour that resigned (0: none)
 REP_BANS = _st.one()  # candidates the players drew that the repetition rule banned
 SEG_START = _st.one()  # first move of the log segment the repetition rule compares with
 N_ST = _st.count

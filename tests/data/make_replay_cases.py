@@ -132,6 +132,19 @@ case(
     "pass B2",
 )
 case(
+    "White resigns after Black's pass: the game ends at once, the pass is not converted; "
+    "Black wins under every ruleset and no margin is computed",
+    "RULES.md §4 resignation, A§6.5",
+    5,
+    "C3 D4 pass resign",
+)
+case(
+    "After a resignation every action is refused: game over",
+    "RULES.md §4 resignation, §9 after the end",
+    3,
+    "resign B2",
+)
+case(
     "Two passes at the start: the game pauses; Black was first to pass",
     "RULES.md §4 pause, §6",
     3,

@@ -1,0 +1,182 @@
+"""Speed and strength of the players on 9x9, printed as figures and ratios (one thread each).
+
+    python bench/players.py speed [--games N]
+    python bench/players.py strength [--games N] [--workers K] [--pairs a,b,...]
+
+``speed``:
+- the pattern policy's games/s against the random player's, in the same run (floor 0.3x);
+- playouts/s of each playout policy, bare (``copy_game`` + playout + value, from positions
+  after 0, 20 and 40 pattern moves) and inside the search (``mcts.search``, 1000 visits, a
+  fresh tree), and their ratio (the tree's overhead);
+- mcts self-play games/s at 1000 visits, per playout;
+- the anchors measured for Pachi 12.90 on this machine (one thread, 9x9): its heavy "moggy"
+  playouts 18,000/s flat and 13,400/s in its tree search, its light playouts 72,000/s flat.
+
+``strength``: pairings (``PAIRS``), each colour half of the games, at the default komi; wins
+under jpd_a with Wilson 95% intervals. Games are split among ``--workers`` processes by id.
+"""
+
+import argparse
+import math
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from numba import njit  # noqa: E402
+
+from sim.engine.history import apply_action, copy_game, reset  # noqa: E402
+from sim.engine.state import new_state  # noqa: E402
+from sim.player import Player  # noqa: E402
+from sim.players.mcts import black_value, drop_trees, finish, new_tree, search  # noqa: E402
+from sim.players.pattern import pattern_move  # noqa: E402
+from sim.players.stream import start_stream  # noqa: E402
+from sim.rules import Rules  # noqa: E402
+from sim.schema import RAW_FIELDS  # noqa: E402
+from sim.selfplay import kernel_parameters, play_batch  # noqa: E402
+
+PACHI = {"moggy flat": 18_000, "moggy in tree": 13_400, "light flat": 72_000}
+PLAYERS = {
+    "random": Player("random"),
+    "pattern": Player("pattern"),
+    "mcts1000": Player("mcts", visits=1000),
+    "mcts4000": Player("mcts", visits=4000),
+}
+PAIRS = (("pattern", "random"), ("mcts1000", "pattern"), ("mcts4000", "mcts1000"))
+
+
+@njit(cache=True)
+def bare(g, s, rng, params, row, n):
+    """``n`` playouts of ``g`` as a search plays them, without the tree."""
+    total = 0.0
+    for _ in range(n):
+        copy_game(s, g)
+        finish(s, rng, params)
+        total += black_value(s, row, params)
+    return total
+
+
+@njit(cache=True)
+def opening(g, rng, moves, setup):
+    """A new game in ``g`` with ``moves`` pattern moves played."""
+    reset(g, setup)
+    for _ in range(moves):
+        action, code = pattern_move(g, rng, 0.0)
+        apply_action(g, action, code)
+
+
+def speed(games: int) -> None:
+    rules = Rules(9)
+    ids = np.arange(games)
+    rates = {}
+    for kind in ("random", "pattern"):
+        play_batch(rules, seed=1, game_ids=np.arange(2), black=kind, white=kind)
+        best = 0.0
+        for _ in range(3):
+            t = time.perf_counter()
+            play_batch(rules, seed=1, game_ids=ids, black=kind, white=kind)
+            best = max(best, games / (time.perf_counter() - t))
+        rates[kind] = best
+        print(f"{kind:8s} self-play: {best:9,.0f} games/s")
+    print(f"pattern / random: {rates['pattern'] / rates['random']:.2f}x (floor 0.30x)")
+
+    g, s = new_state(rules, False), new_state(rules, False)
+    setup, rng = np.zeros(81, np.int8), np.zeros(2, np.uint64)
+    visits = 1000
+    tree = new_tree(rules, visits, len(RAW_FIELDS))
+    for playout in ("random", "pattern"):
+        params = np.array(kernel_parameters(Player("mcts", visits=visits, playout=playout), rules))
+        for moves in (0, 20, 40):
+            start_stream(rng, 1, moves)
+            opening(g, rng, moves, setup)
+            bare(g, s, rng, params, tree.row, 10)
+            drop_trees(tree)
+            search(g, s, tree, rng, params)
+            t = time.perf_counter()
+            bare(g, s, rng, params, tree.row, 3 * visits)
+            flat = 3 * visits / (time.perf_counter() - t)
+            t = time.perf_counter()
+            for _ in range(3):
+                drop_trees(tree)
+                search(g, s, tree, rng, params)
+            inside = 3 * visits / (time.perf_counter() - t)
+            print(
+                f"{playout:7s} playouts after {moves:2d} moves: bare {flat:8,.0f}/s, in the "
+                f"search {inside:8,.0f}/s, search/bare {inside / flat:.2f}"
+            )
+    for name, rate in PACHI.items():
+        print(f"anchor Pachi 12.90 {name}: {rate:,}/s")
+    for playout in ("random", "pattern"):
+        p = Player("mcts", visits=visits, playout=playout)
+        play_batch(rules, seed=1, game_ids=np.arange(1), black=p, white=p)
+        t = time.perf_counter()
+        cols, _ = play_batch(rules, seed=2, game_ids=np.arange(2), black=p, white=p)
+        dt = time.perf_counter() - t
+        print(
+            f"mcts({visits}, {playout}) self-play: {2 / dt:.2f} games/s "
+            f"({cols['actions'].mean():.0f} actions a game; floor 0.5 games/s)"
+        )
+
+
+def _wins(args):
+    """Games ``ids`` of ``a`` (Black) against ``b``: the winners under jpd_a."""
+    a, b, ids = args
+    cols, _ = play_batch(Rules(9), seed=9, game_ids=ids, black=PLAYERS[a], white=PLAYERS[b])
+    return cols["winner_jpd_a"].tolist()
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (draws count half)."""
+    p = wins / n
+    mid = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return mid - half, mid + half
+
+
+def strength(games: int, workers: int, pairs) -> None:
+    print("| pairing (first vs second) | games | first wins | Wilson 95% | as Black | as White |")
+    print("|---|---|---|---|---|---|")
+    with ProcessPoolExecutor(workers) as pool:
+        for a, b in pairs:
+            half = games // 2
+            chunks = np.array_split(np.arange(half), 2 * workers)
+            t = time.perf_counter()
+            black = sum(pool.map(_wins, [(a, b, c) for c in chunks]), [])
+            white = sum(pool.map(_wins, [(b, a, c) for c in chunks]), [])
+            score = {"B": 1.0, "draw": 0.5}
+            as_black = sum(score.get(w, 0.0) for w in black)
+            as_white = sum({"W": 1.0, "draw": 0.5}.get(w, 0.0) for w in white)
+            n = len(black) + len(white)
+            lo, hi = wilson(as_black + as_white, n)
+            print(
+                f"| {PLAYERS[a].name} vs {PLAYERS[b].name} | {n} | "
+                f"{(as_black + as_white) / n:.1%} | {lo:.1%}-{hi:.1%} | "
+                f"{as_black / len(black):.1%} | {as_white / len(white):.1%} |",
+                flush=True,
+            )
+            print(f"<!-- {time.perf_counter() - t:.0f} s -->", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="what", required=True)
+    s = sub.add_parser("speed")
+    s.add_argument("--games", type=int, default=3000)
+    t = sub.add_parser("strength")
+    t.add_argument("--games", type=int, default=200)
+    t.add_argument("--workers", type=int, default=2)
+    t.add_argument("--pairs", default=",".join(f"{a}:{b}" for a, b in PAIRS))
+    args = parser.parse_args()
+    if args.what == "speed":
+        speed(args.games)
+    else:
+        pairs = [tuple(p.split(":")) for p in args.pairs.split(",")]
+        strength(args.games, args.workers, pairs)
+
+
+if __name__ == "__main__":
+    main()
