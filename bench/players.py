@@ -56,7 +56,7 @@ def bare(g, s, rng, params, row, n):
     for _ in range(n):
         copy_game(s, g)
         finish(s, rng, params)
-        total += black_value(s, row, params)
+        total += black_value(s, row, params)[0]
     return total
 
 
@@ -114,10 +114,10 @@ def speed(games: int) -> None:
         p = Player("mcts", visits=visits, playout=playout)
         play_batch(rules, seed=1, game_ids=np.arange(1), black=p, white=p)
         t = time.perf_counter()
-        cols, _ = play_batch(rules, seed=2, game_ids=np.arange(2), black=p, white=p)
+        cols, _ = play_batch(rules, seed=2, game_ids=np.arange(8), black=p, white=p)
         dt = time.perf_counter() - t
         print(
-            f"mcts({visits}, {playout}) self-play: {2 / dt:.2f} games/s "
+            f"mcts({visits}, {playout}) self-play: {8 / dt:.2f} games/s "
             f"({cols['actions'].mean():.0f} actions a game; floor 0.5 games/s)"
         )
 

@@ -26,7 +26,7 @@ def _path(text: str) -> str:
 
 def _add_replay(sub):
     from sim.rules import PRESETS
-    from sim.schema import REPETITIONS, SUICIDES
+    from sim.schema import DEAD_STONES, REPETITIONS, SUICIDES
 
     p = sub.add_parser(
         "replay", help="play a move list (or a stored game) and print its outcome as JSON"
@@ -41,6 +41,12 @@ def _add_replay(sub):
     p.add_argument("--repetition", choices=REPETITIONS, help="default: the preset's")
     p.add_argument("--suicide", choices=SUICIDES, help="default: the preset's")
     p.add_argument("--max-actions", type=int, help="move cap (default 8*N*N)")
+    p.add_argument(
+        "--dead-stones",
+        choices=DEAD_STONES,
+        help="at a pause: all_alive (default) or agree (then `agree` and the dead stones, or "
+        "`resume`, follow the two passes)",
+    )
     p.add_argument(
         "--setup",
         type=_path,
@@ -68,7 +74,12 @@ def _add_replay(sub):
         help="re-play a stored game of this run (with --game)",
     )
     p.add_argument("--game", type=int, metavar="GAME_ID", help="the stored game to re-play")
-    p.add_argument("moves", nargs="*", metavar="MOVES", help="GTP vertices, pass or virtual")
+    p.add_argument(
+        "moves",
+        nargs="*",
+        metavar="MOVES",
+        help="GTP vertices, pass, virtual, resign, agree, resume",
+    )
 
 
 def _add_run(sub):

@@ -2,13 +2,18 @@
 
 An action is an int: ``PASS`` (-1), ``VIRTUAL`` (-2), ``RESIGN`` (-3), or a point
 ``y * N + x`` with ``x`` the column (0 = ``A``) and ``y`` the row counted from the *top* (0 =
-the first line of a diagram).
+the first line of a diagram). At a pause under ``dead_stones = "agree"`` (RULES.md §4):
+``AGREE`` (-4, the lists are equal; the points that follow are the dead stones) or ``RESUME``
+(-5, they differ: play resumes).
 Text uses GTP vertices: letters ``A``..``Z`` skipping ``I``, row 1 at the bottom.
 """
 
 PASS = -1
 VIRTUAL = -2
 RESIGN = -3
+AGREE = -4
+RESUME = -5
+SPECIAL = {"PASS": PASS, "VIRTUAL": VIRTUAL, "RESIGN": RESIGN, "AGREE": AGREE, "RESUME": RESUME}
 COLUMNS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"  # no I
 MIN_SIZE, MAX_SIZE = 2, 25
 STONE_LETTERS = {".": 0, "X": 1, "O": 2}
@@ -20,18 +25,14 @@ class MoveError(ValueError):
 
 
 def parse_action(token: str, size: int) -> int:
-    """Turn a move token (``C3``, ``pass``, ``virtual``, ``resign``; any case; ASCII letters and
-    digits only) into an action."""
+    """Turn a move token (``C3``, ``pass``, ``virtual``, ``resign``, ``agree``, ``resume``; any
+    case; ASCII letters and digits only) into an action."""
     t = token.strip()
     if not t.isascii():  # no fullwidth or Arabic-Indic digits, no letters that upper() to ASCII
         raise MoveError("not a move")
     t = t.upper()
-    if t == "PASS":
-        return PASS
-    if t == "VIRTUAL":
-        return VIRTUAL
-    if t == "RESIGN":
-        return RESIGN
+    if t in SPECIAL:
+        return SPECIAL[t]
     if len(t) < 2 or t[0] not in COLUMNS or not t[1:].isdigit():
         raise MoveError("not a move")
     digits = t[1:].lstrip("0")
@@ -42,13 +43,9 @@ def parse_action(token: str, size: int) -> int:
 
 
 def format_action(action: int, size: int) -> str:
-    """The token of an action: a GTP vertex, ``pass``, ``virtual`` or ``resign``."""
-    if action == PASS:
-        return "pass"
-    if action == VIRTUAL:
-        return "virtual"
-    if action == RESIGN:
-        return "resign"
+    """The token of an action: a GTP vertex or the lower-case name of a special action."""
+    if action < 0:
+        return next(name.lower() for name, a in SPECIAL.items() if a == action)
     y, x = divmod(action, size)
     return f"{COLUMNS[x]}{size - y}"
 

@@ -24,8 +24,10 @@ NO_WINNER_ENDINGS = ("cycle", "move_limit")
 #: Player kinds (``sim.player.Player``) and the playout policies of a searching player.
 PLAYERS = ("random", "capture", "pattern", "mcts")
 PLAYOUTS = ("random", "pattern")
-#: Dead stones at a pause (RULES.md §4): "all_alive", the agreed ending 两弃终局.
-DEAD_STONES = ("all_alive",)
+#: Dead stones at a pause (RULES.md §4): "all_alive", the agreed ending 两弃终局; "agree",
+#: the players name the dead stones (equal lists: removed; else play resumes, 实战解决).
+DEAD_STONES = ("all_alive", "agree")
+MAX_RESUMPTIONS = 3  # RULES.md §4 Choice: after 3 resumptions the next pause ends all alive
 
 #: The raw outcome of one game as the engine writes it (``sim.engine.scoring.outcome_row``):
 #: integers in this order; a per-colour field is a ``_b``, ``_w`` pair. ``sim.engine.outcome``
@@ -62,6 +64,9 @@ RAW_FIELDS = (
     "territory_diff_japanese",
     "prisoners_b",
     "prisoners_w",
+    "dead_b",
+    "dead_w",
+    "resumptions",
     "resigned_by",
     "repetition_bans",
 )
@@ -104,6 +109,9 @@ OUTCOME_TYPES = {
     "territory_diff_japanese": _i32,
     "prisoners_b": _i32,
     "prisoners_w": _i32,
+    "dead_b": _i32,  # stones removed as dead at the pause (agreed lists), by owner
+    "dead_w": _i32,
+    "resumptions": _i32,  # pauses whose lists differed: play resumed
 }
 for _r in RULESETS:
     OUTCOME_TYPES[f"margin_{_r}"] = _f64

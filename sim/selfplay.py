@@ -9,7 +9,7 @@ import pyarrow as pa
 from numba import njit
 
 from sim.engine.check import CONSISTENT, check_consistency, describe
-from sim.engine.history import apply_action, reset
+from sim.engine.history import AGREE_DEAD, RESUME, apply_action, open_pause, reset, step
 from sim.engine.outcome import R_REP_BANS, columns, outcome_arrays, outcome_row
 from sim.engine.state import ACTIONS, ENDING, PLAIN, ST, TO_MOVE, new_state
 from sim.player import Player
@@ -22,8 +22,10 @@ from sim.players.mcts import (
     K_PLAYOUT,
     K_RESIGN,
     K_VISITS,
+    MCTS_KIND,
     N_K,
     advance,
+    dead_list,
     drop_trees,
     mcts_move,
     new_tree,
@@ -36,7 +38,6 @@ from sim.schema import PLAYERS, PLAYOUTS, RAW_FIELDS, RULESETS
 
 CAPTURE = PLAYERS.index("capture")
 PATTERN = PLAYERS.index("pattern")
-MCTS = PLAYERS.index("mcts")
 _MOVES_BUFFER = 1 << 20  # actions recorded by one kernel call (it returns before overflowing)
 
 
@@ -71,20 +72,35 @@ def play_games(
                 action, code = capture_move(g, rng, virtual_rate)
             elif kind == PATTERN:
                 action, code = pattern_move(g, rng, virtual_rate)
-            elif kind == MCTS:
+            elif kind == MCTS_KIND:
                 action, code = mcts_move(g, s, tree, rng, params)
             else:
                 action, code = random_move(g, rng, virtual_rate)
             apply_action(g, action, code)
             advance(tree, action)
+            if record:
+                moves[pos] = action if action < 0 else g.pt[PLAIN, action]
+                pos += 1
+            if open_pause(g):  # dead_stones = "agree": both name their dead stones
+                k = dead_list(g, tree, players[0], 0)
+                agreed = k == dead_list(g, tree, players[1], 1)
+                for i in range(k):
+                    agreed = agreed and tree.dead[0, i] == tree.dead[1, i]
+                settled = AGREE_DEAD if agreed else RESUME
+                step(g, settled)
+                if record:
+                    moves[pos] = settled
+                    pos += 1
+                for i in range(k if agreed else 0):
+                    step(g, tree.dead[0, i])
+                    if record:
+                        moves[pos] = g.pt[PLAIN, tree.dead[0, i]]
+                        pos += 1
             if check:
                 problem, point = check_consistency(g)
                 if problem != CONSISTENT:
                     fault[0], fault[1], fault[2] = problem, point, g.tab[ST, ACTIONS]
                     return j
-            if record:
-                moves[pos] = action if action < 0 else g.pt[PLAIN, action]
-                pos += 1
         outcome_row(g, rows[j])
         offsets[j + 1] = pos
     return game_ids.size

@@ -19,7 +19,7 @@ Colours: 0 empty, 1 Black, 2 White. Actions: ``PASS`` (-1), ``VIRTUAL`` (-2) or 
 
 import functools
 
-from sim.coords import MAX_SIZE, MIN_SIZE, PASS, RESIGN, VIRTUAL
+from sim.coords import AGREE, MAX_SIZE, MIN_SIZE, PASS, RESIGN, RESUME, VIRTUAL
 from sim.schema import (
     DEFAULT_KOMI,
     NO_WINNER_ENDINGS,
@@ -228,6 +228,7 @@ class RefGame:
         max_actions=None,
         setup=None,
         exact=True,
+        dead_stones="all_alive",
     ):
         if not MIN_SIZE <= size <= MAX_SIZE:
             raise ValueError(f"board size {size} is not in {MIN_SIZE}..{MAX_SIZE}")
@@ -245,6 +246,10 @@ class RefGame:
             suicide,
             max_actions,
         )
+        self.dead_stones = dead_stones  # "agree": lists of dead stones at a pause (RULES.md §4)
+        self.resumptions = 0
+        self.agreed = False
+        self.dead = {BLACK: 0, WHITE: 0}
         n = size * size
         cells = [EMPTY] * n if setup is None else [int(c) for c in setup]
         if len(cells) != n or any(c not in (EMPTY, BLACK, WHITE) for c in cells):
@@ -282,6 +287,8 @@ class RefGame:
 
     def play(self, action):
         """Apply one action; None if legal and applied, else the reason (state unchanged)."""
+        if action in (AGREE, RESUME) or self.agreed:
+            return self._settle(action)
         if self.ending is not None:
             return f"game over ({self.ending})"
         if action == RESIGN:  # the game ends at once; a pending pass is not converted
@@ -329,6 +336,39 @@ class RefGame:
             self._real_move(action, *result)
         self.to_move = other(self.to_move)
         self._check_cap()
+        return None
+
+    def _settle(self, action):
+        """At a pause under dead_stones = "agree" (RULES.md §4): AGREE (equal lists; the
+        points that follow are the dead stones, each removed and lost by its owner), or RESUME
+        (the lists differ: the two passes become virtual moves, first passer's first, and the
+        first passer moves); after 3 resumptions a pause is final."""
+        if self.ending is None:
+            return "not at a pause"
+        if self.agreed:
+            if action < 0:
+                return f"game over ({self.ending})"
+            colour = self.cells[action]
+            if colour == EMPTY:
+                return "no stone to remove"
+            self.cells[action] = EMPTY
+            self.lost[colour] += 1
+            self.dead[colour] += 1
+            return None
+        if self.ending != "pause" or self.dead_stones != "agree" or self.resumptions >= 3:
+            return f"game over ({self.ending})"
+        if action == AGREE:
+            self.agreed = True
+            return None
+        first = other(self.to_move)  # the pausing pass left the move with the second passer
+        self.ending = None
+        self.resumptions += 1
+        for colour in (first, other(first)):
+            self.converted_passes += 1
+            self._virtual_move(colour)
+            if self.ending is not None:
+                return None
+        self.to_move = first
         return None
 
     def legal_moves(self):
@@ -505,6 +545,9 @@ class RefGame:
             "territory_diff_japanese": (jp_b + prisoners[BLACK]) - (jp_w + prisoners[WHITE]),
             "prisoners_b": prisoners[BLACK],
             "prisoners_w": prisoners[WHITE],
+            "dead_b": self.dead[BLACK],
+            "dead_w": self.dead[WHITE],
+            "resumptions": self.resumptions,
         }
         raw = {
             "jpd_a": out["area_diff_jpd"] - (1 if first == "W" else 0),

@@ -240,6 +240,9 @@ def random_games(
         "territory_diff_japanese": japanese,
         "prisoners_b": lost_w,
         "prisoners_w": lost_b,
+        "dead_b": np.zeros(n, i32),  # random players keep every stone alive
+        "dead_w": np.zeros(n, i32),
+        "resumptions": np.zeros(n, i32),
     }
     raw = {  # the engine's raw codes (sim.engine.outcome.rulings)
         "area_diff_jpd": d,

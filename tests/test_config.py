@@ -114,7 +114,7 @@ def test_frozen_and_roundtrip():
         ("board_size = 5\ngames = 10\nname = 'a b'\n", "name", "folder-safe"),
         ("board_size = 5\ngames = 10\n[komi]\nkorean = 6.5\n", "komi.korean", "unknown ruleset"),
         ("board_size = 5\ngames = 10\nrules = 'korean'\n", "rules", "must be one of jpd, "),
-        ("board_size = 5\ngames = 10\ndead_stones = 'agree'\n", "dead_stones", "all_alive"),
+        ("board_size = 5\ngames = 10\ndead_stones = 'some'\n", "dead_stones", "all_alive"),
         (
             "board_size = 5\ngames = 10\n[komi]\njpd_a = '6.5'\n",
             "komi.jpd_a",

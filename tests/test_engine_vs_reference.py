@@ -1,7 +1,8 @@
-"""The numba engine against the pure-Python reference, move by move, on 2,640 games: every
-board size 2..9 x every repetition mode x seven styles of play (plain, with voluntary virtual
-moves, without suicide, the capture player, the pattern player, and two small tree searches
-that pick real moves, passes and virtual moves themselves). The games are the
+"""The numba engine against the pure-Python reference, move by move, on 2,760 games: every
+board size 2..9 x every repetition mode x eight styles of play (plain, with voluntary virtual
+moves, without suicide, the capture player, the pattern player, and three small tree searches
+that pick real moves, passes and virtual moves themselves, resign, and two of them agree on
+dead stones at a pause or resume play). The games are the
 batched kernel's own (``play_batch`` with recorded moves); each is re-played action by action
 in ``sim.engine.game.Game`` (exact mode) and in ``tests.reference.RefGame``, comparing the
 legal-move sets and boards after every action and every outcome field at the end, and checking
@@ -19,20 +20,21 @@ from sim.selfplay import play_batch
 from tests.conftest import check_invariants
 from tests.reference import RefGame
 
-STYLES = [  # (suicide, virtual_rate, policy of both colours, games)
-    ("multi", 0.0, "random", 13),
-    ("multi", 0.15, "random", 13),
-    ("none", 0.05, "random", 12),
-    ("multi", 0.05, "capture", 12),
-    ("multi", 0.05, "pattern", 10),
-    ("multi", 0.0, Player("mcts", visits=12, playout="random", resign_below=0.15), 3),
-    ("none", 0.0, Player("mcts", visits=12, play_for="japanese"), 3),
+STYLES = [  # (suicide, virtual_rate, player of both colours, games, dead_stones)
+    ("multi", 0.0, "random", 13, "all_alive"),
+    ("multi", 0.15, "random", 13, "all_alive"),
+    ("none", 0.05, "random", 12, "all_alive"),
+    ("multi", 0.05, "capture", 12, "all_alive"),
+    ("multi", 0.05, "pattern", 10, "all_alive"),
+    ("multi", 0.0, Player("mcts", visits=12, playout="random", resign_below=0.15), 3, "all_alive"),
+    ("none", 0.0, Player("mcts", visits=12, play_for="japanese"), 3, "agree"),
+    ("multi", 0.0, Player("mcts", visits=24, playout="random", play_for="jpd_b"), 3, "agree"),
 ]
 
 
-def batch(size, repetition, suicide, virtual_rate, policy, games, seed):
+def batch(size, repetition, suicide, virtual_rate, policy, games, seed, dead_stones):
     return play_batch(
-        Rules(size, repetition, suicide),
+        Rules(size, repetition, suicide, dead_stones=dead_stones),
         black=policy,
         white=policy,
         virtual_rate=virtual_rate,
@@ -51,13 +53,13 @@ def none_for_nan(value):
 @pytest.mark.parametrize("repetition", REPETITIONS)
 @pytest.mark.parametrize("size", range(2, 10))
 def test_random_games_match_reference(size, repetition):
-    for style, (suicide, virtual_rate, policy, games) in enumerate(STYLES):
+    for style, (suicide, virtual_rate, policy, games, dead) in enumerate(STYLES):
         columns, moves = batch(
-            size, repetition, suicide, virtual_rate, policy, games, seed=1000 * size + style
+            size, repetition, suicide, virtual_rate, policy, games, 1000 * size + style, dead
         )
         for j, actions in enumerate(moves):
-            ref = RefGame(size, repetition, suicide)
-            eng = Game(Rules(size, repetition, suicide))
+            ref = RefGame(size, repetition, suicide, dead_stones=dead)
+            eng = Game(Rules(size, repetition, suicide, dead_stones=dead))
             for k, action in enumerate(actions.tolist()):
                 where = f"{size}x{size} {repetition} {suicide} game {j} action {k}"
                 assert eng.legal_moves() == ref.legal_moves(), where

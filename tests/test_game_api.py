@@ -11,7 +11,7 @@ from sim.schema import DEFAULT_KOMI
 from sim.selfplay import play_batch
 
 
-@pytest.mark.parametrize("action", [25, 100, -4])
+@pytest.mark.parametrize("action", [25, 100, -6])
 def test_actions_off_the_board(action):
     with pytest.raises(ValueError, match="is not a point of a 5x5 board"):
         Game(Rules(5)).play(action)

@@ -1,6 +1,6 @@
 """The mcts player (``sim.players.mcts``): reproducible from (seed, game id), stronger than
-the playout policies, stronger with more visits, resigning when told to, and its tree reused
-between moves."""
+the playout policies, stronger with more visits, resigning when told to, its tree reused
+between moves, and its dead stones at a pause (dead_stones = "agree")."""
 
 import numpy as np
 
@@ -9,8 +9,9 @@ from sim.engine.history import PASS
 from sim.player import Player
 from sim.players.mcts import ACT, CHILD, COUNT, FIRST, ROOT, advance, drop_trees, new_tree
 from sim.rules import Rules
-from sim.schema import RAW_FIELDS
+from sim.schema import MAX_RESUMPTIONS, RAW_FIELDS
 from sim.selfplay import play_batch
+from tests.reference import RefGame
 
 SMALL = Player("mcts", visits=64, playout="random")
 
@@ -95,3 +96,29 @@ def test_the_tree_follows_the_game():
     tree.meta[0, ROOT] = 0
     advance(tree, PASS)
     assert tree.meta[0, ROOT] == -1
+
+
+def test_dead_stones_agreed_and_disputed_match_the_reference():
+    """dead_stones = "agree": searching players name the same dead stones (removed, lost by
+    their owner) or different ones (play resumes; the cap of 3 resumptions is in the replay
+    cases).
+    Against the pattern player, which names none, every list with a stone is a dispute. Each
+    game is re-played in the reference, markers and dead stones included."""
+    rules = Rules(7, dead_stones="agree")
+    search = Player("mcts", visits=64, playout="random", play_for="jpd_b")
+    agreed, _ = play_batch(rules, seed=3, game_ids=np.arange(10), black=search, white=search)
+    assert (agreed["dead_b"] + agreed["dead_w"] > 0).sum() >= 2
+    disputed, moves = play_batch(
+        rules, seed=7, game_ids=np.arange(10), black=search, white="pattern", record_moves=True
+    )
+    assert 1 <= disputed["resumptions"].max() <= MAX_RESUMPTIONS
+    assert (disputed["dead_b"] + disputed["dead_w"]).sum() == 0
+    for j, actions in enumerate(moves):
+        ref = RefGame(7, dead_stones="agree")
+        for action in actions.tolist():
+            assert ref.play(action) is None
+        expected = ref.outcome()
+        assert {k: disputed[k][j] for k in ("dead_b", "dead_w", "resumptions", "ending")} == {
+            k: expected[k] for k in ("dead_b", "dead_w", "resumptions", "ending")
+        }
+        assert disputed["area_diff_jpd"][j] == expected["area_diff_jpd"]

@@ -41,6 +41,8 @@ def command_args(args, tmp_path):
     ]
     if args.get("max_actions") is not None:
         line += ["--max-actions", args["max_actions"]]
+    if args.get("dead_stones") is not None:
+        line += ["--dead-stones", args["dead_stones"]]
     for ruleset, value in (args.get("komi") or {}).items():
         line += ["--komi", f"{ruleset}={value}"]
     if args.get("setup") is not None:
@@ -150,6 +152,7 @@ def test_cases_are_well_formed():
             "repetition",
             "suicide",
             "max_actions",
+            "dead_stones",
             "komi",
         }
         assert set(args.get("komi") or {}) <= set(RULESETS)

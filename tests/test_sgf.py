@@ -176,3 +176,34 @@ def test_a_declining_action_that_ended_the_game_is_not_a_stone():
     assert nodes[-1]["W"] == [""] and nodes[-1]["JV"] == ["declined"]
     assert "D4" in nodes[-1]["C"][0]
     assert nodes[1] == {"B": ["cc"]} and nodes[5] == {"B": [""]}
+
+
+def test_settled_pauses_and_a_resignation_are_no_nodes():
+    """dead_stones = "agree": a resumption is a comment on the second pass, agreed dead stones
+    are marked on the last node (RULES.md §4); a resignation is the result only."""
+    tokens = "C3 D4 pass pass resume B2 pass pass agree D4".split()
+    game = Game(Rules(5, dead_stones="agree"))
+    for token in tokens:
+        assert game.play(parse_action(token, 5)) is None
+    row = {**game.outcome(), "game_id": 2, "komi_jpd_b": 7.5, "seed": 0}
+    row.update(player_b="mcts", player_w="mcts")
+    assert (row["dead_w"], row["resumptions"]) == (1, 1)
+    nodes = parse(sgf.game_sgf(row, [parse_action(t, 5) for t in tokens], {}))
+    assert [n.get("B", n.get("W")) for n in nodes[1:]] == [
+        ["cc"],
+        ["db"],
+        [""],
+        [""],
+        ["bd"],
+        [""],
+        [""],
+    ]
+    assert nodes[4]["C"][0].startswith("resumed") and nodes[5] == {"B": ["bd"]}
+    assert nodes[-1]["MA"] == ["db"] and "D4" in nodes[-1]["C"][0]
+    resigned = Game(Rules(5))
+    for token in ("C3", "resign"):
+        resigned.play(parse_action(token, 5))
+    row = {**resigned.outcome(), "game_id": 3, "komi_jpd_b": 7.5, "seed": 0}
+    row.update(player_b="random", player_w="random")
+    nodes = parse(sgf.game_sgf(row, [parse_action(t, 5) for t in ("C3", "resign")], {}))
+    assert nodes[0]["RE"] == ["B+R"] and nodes[1:] == [{"B": ["cc"]}]

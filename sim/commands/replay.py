@@ -46,6 +46,7 @@ def _rules(args) -> Rules:
         "repetition": args.repetition,
         "suicide": args.suicide,
         "max_actions": args.max_actions,
+        "dead_stones": args.dead_stones,
         "komi": komi,
     }
     try:

@@ -22,6 +22,9 @@ What is written:
   declining action, though counted, is not played) is written as a pass carrying
   ``JV[declined]`` and a comment naming the action, so the final board is the engine's.
 - a **resignation** is no node: ``RE`` says it, ``B+R`` or ``W+R``.
+- under ``dead_stones = "agree"`` (RULES.md §4) a pause's settlement is no node: a resumption
+  is a comment on the second pass, ``C[resumed: ...]``; agreed dead stones are marked on the
+  last node, ``MA`` (they are still on the board there), with a comment.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ import sys
 from pathlib import Path
 
 import sim
-from sim.coords import PASS, RESIGN, VIRTUAL, format_action
+from sim.coords import AGREE, PASS, RESIGN, RESUME, VIRTUAL, format_action
 from sim.dataset.read import load_game
 from sim.errors import UserError
 from sim.schema import RULESETS
@@ -87,6 +90,10 @@ def game_sgf(row: dict, actions: list[int], manifest: dict) -> str:
     # means the last action declined a pass and was not played
     if actions and actions[-1] == RESIGN:
         actions = actions[:-1]
+    dead = actions[actions.index(AGREE) + 1 :] if AGREE in actions else []
+    actions = actions[: len(actions) - len(dead) - (AGREE in actions)]
+    resumed = {i - 1 - k for k, i in enumerate(i for i, a in enumerate(actions) if a == RESUME)}
+    actions = [a for a in actions if a != RESUME]
     unplayed = sum(a != PASS for a in actions) + row["converted_passes"] == row["moves"] + 1
     for i, action in enumerate(actions):
         colour = "BW"[i % 2]
@@ -96,7 +103,8 @@ def game_sgf(row: dict, actions: list[int], manifest: dict) -> str:
                 f"{format_action(action, size)}; the conversion ended the game]"
             )
         elif action == PASS:
-            nodes.append(f";{colour}[]")
+            note = "C[resumed: the two passes became virtual moves]" if i in resumed else ""
+            nodes.append(f";{colour}[]{note}")
         elif action == VIRTUAL:
             nodes.append(f";{colour}[]JV[virtual]")
 
@@ -107,6 +115,10 @@ def game_sgf(row: dict, actions: list[int], manifest: dict) -> str:
                 f"game {row['game_id']}: stored action {i + 1} ({action}) is not "
                 f"a move on a {size}x{size} board"
             )
+    if dead:
+        points = "".join(f"[{_point(p, size)}]" for p in dead)
+        names = " ".join(format_action(p, size) for p in dead)
+        nodes[-1] += f"MA{points}C[agreed dead stones, removed: {names}]"
     lines, line = [], "("
     for node in nodes:  # keep lines short for people who read the file
         if len(line) + len(node) > 78 and line != "(":

@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from sim.coords import PASS, RESIGN, VIRTUAL, format_action
+from sim.coords import SPECIAL, format_action
 from sim.engine.check import CONSISTENT, check_consistency, describe
 from sim.engine.history import legal_points, reset, step
 from sim.engine.outcome import columns, outcome_row
@@ -58,7 +58,7 @@ class Game:
 
     def play(self, action: int):
         """Take one action; None if it was legal, else the reason (the game is unchanged)."""
-        special = action in (PASS, VIRTUAL, RESIGN)
+        special = action in SPECIAL.values()
         if not (special or 0 <= action < self.size * self.size):
             raise ValueError(f"action {action} is not a point of a {self.size}x{self.size} board")
         code = step(self._g, action if special else self._g.pt[INTERIOR, action])

@@ -13,6 +13,7 @@ from sim.engine.state import (
     ACTIONS,
     BLACK,
     CONVERTED,
+    DEAD,
     ENDING,
     FIRST_PV,
     LAB,
@@ -24,6 +25,7 @@ from sim.engine.state import (
     REGION,
     REP_BANS,
     RESIGNED_BY,
+    RESUMPTIONS,
     ST,
     SUICIDES_BY,
     T_JAPANESE,
@@ -68,6 +70,8 @@ R_CHINESE = RAW_FIELDS.index("area_diff_chinese")
 R_JAPANESE = RAW_FIELDS.index("territory_diff_japanese")
 R_REP_BANS = RAW_FIELDS.index("repetition_bans")
 R_RESIGNED_BY = RAW_FIELDS.index("resigned_by")
+R_RESUMPTIONS = RAW_FIELDS.index("resumptions")
+R_DEAD = _pair("dead")
 R_REAL = _pair("real_moves")
 R_VIRT = _pair("virtual_moves")
 R_LOST = _pair("stones_lost")
@@ -82,7 +86,8 @@ assert RAW_FIELDS[R_TERR + 1] == "territory_w_jpd" and RAW_FIELDS[R_AREA2 + 1] =
 
 @njit(cache=True, _nrt=False)
 def outcome_row(g, row):
-    """The raw outcome of the game as it stands (every stone alive) into ``row``."""
+    """The raw outcome of the game as it stands (stones agreed dead already removed) into
+    ``row``."""
     st = g.tab[ST]
     row[R_ENDING] = st[ENDING]
     row[R_ACTIONS] = st[ACTIONS]
@@ -93,12 +98,14 @@ def outcome_row(g, row):
     row[R_LAST_REAL] = st[LAST_REAL]
     row[R_REP_BANS] = st[REP_BANS]
     row[R_RESIGNED_BY] = st[RESIGNED_BY]
+    row[R_RESUMPTIONS] = st[RESUMPTIONS]
     for c in (BLACK, WHITE):
         row[slot(R_REAL, c)] = st[slot(REAL, c)]
         row[slot(R_VIRT, c)] = st[slot(VIRT, c)]
         row[slot(R_LOST, c)] = st[slot(LOST, c)]
         row[slot(R_SUICIDES, c)] = st[slot(SUICIDES_BY, c)]
         row[slot(R_PRISONERS, c)] = st[slot(LOST, opponent(c))]
+        row[slot(R_DEAD, c)] = st[slot(DEAD, c)]
     lab, region = g.pt[LAB], g.pt[REGION]
     stones, regions, labels = counter(g, T_STONES), counter(g, T_REGIONS), counter(g, T_LABELS)
     ownership(g, region, lab, stones, regions, labels)

@@ -109,6 +109,19 @@ def record(g, virtual):
 
 
 @njit(cache=True, _nrt=False)
+def relog(g):
+    """Log the position after move st[MOVES] again, after a change that is not a move (stones
+    removed as dead at the end)."""
+    st = g.tab[ST]
+    key = rule_key(g, st[HASH], st[MOVES])
+    g.tab[LOG_KEY, st[MOVES]] = key
+    word, bit = filter_bit(g, key)
+    g.tab[REP_BITS, word] |= bit
+    if st[EXACT]:
+        board_into(g, g.log_board[st[MOVES]])
+
+
+@njit(cache=True, _nrt=False)
 def same_board(g, board, m):
     for i in range(g.log_board.shape[1]):
         if board[i] != g.log_board[m, i]:

@@ -57,8 +57,15 @@ class Fields:
 
 
 # result codes of an action (no exceptions inside kernels)
-OK, OCCUPIED, SUICIDE, KO, SUPERKO, GAME_OVER, OK_CYCLE = 0, 1, 2, 3, 4, 5, 6
-REASONS = {OCCUPIED: "occupied", SUICIDE: "suicide", KO: "ko", SUPERKO: "superko"}
+OK, OCCUPIED, SUICIDE, KO, SUPERKO, GAME_OVER, OK_CYCLE, NO_STONE, NO_PAUSE = range(9)
+REASONS = {
+    OCCUPIED: "occupied",
+    SUICIDE: "suicide",
+    KO: "ko",
+    SUPERKO: "superko",
+    NO_STONE: "no stone to remove",
+    NO_PAUSE: "not at a pause",
+}
 
 # what a real move would do (``board.key_after``): an ordinary move or a capture, a suicide
 # of the single stone played, a suicide of a chain of two or more stones
@@ -85,6 +92,7 @@ REP = _st.one()  # repetition rule (GLOBAL_SUPERKO ...)
 SUIC = _st.one()  # suicide option (SUICIDE_NONE or not)
 MAX_ACTIONS = _st.one()  # move cap
 EXACT = _st.one()  # 1: compare whole positions on a key match
+AGREE = _st.one()  # 1: dead stones are agreed at a pause (dead_stones = "agree")
 SIDEKEY = _st.pair()  # key of the side to move (situational superko), by colour
 HASH = _st.one()  # board key: xor of the stone keys on the board
 FV_GEN = _st.one()  # generation stamp of the four-virtual table (one per game)
@@ -107,6 +115,9 @@ LAST_REAL = _st.one()  # colour of the last real move (0: none yet)
 LAST_POINT = _st.pair()  # point of the last real move, by colour (0: none yet)
 ENDING = _st.one()  # 0 while the game goes on, else PAUSE ...
 RESIGNED_BY = _st.one()  # the colour that resigned (0: none)
+RESUMPTIONS = _st.one()  # pauses that resumed play (lists differed)
+DEAD = _st.pair()  # stones removed as dead, by owner
+AGREED = _st.one()  # 1: the players agreed at the last pause (the dead stones follow)
 REP_BANS = _st.one()  # candidates the players drew that the repetition rule banned
 SEG_START = _st.one()  # first move of the log segment the repetition rule compares with
 N_ST = _st.count
@@ -202,13 +213,14 @@ def new_state(rules, exact: bool) -> State:
     tab[VKEY : VKEY + 2] = keys(2 * cap).reshape(2, cap)
     tab[VKEY : VKEY + 2, 0] = 0  # no virtual stones: the global key is the board key
     st = tab[ST]
-    st[[N, W, REP, SUIC, MAX_ACTIONS, EXACT]] = (
+    st[[N, W, REP, SUIC, MAX_ACTIONS, EXACT, AGREE]] = (
         size,
         w,
         rules.repetition_code,
         rules.suicide_code,
         max_actions,
         exact,
+        rules.dead_stones == "agree",
     )
     st[SIDEKEY : SIDEKEY + 2] = keys(2)
     return State(

@@ -25,16 +25,28 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from sim.engine.board import in_atari_at, neighbour
-from sim.engine.history import PASS, RESIGN, VIRTUAL, apply_action, copy_game, judge
+from sim.engine.board import in_atari_at, is_stone, neighbour
+from sim.engine.history import (
+    PASS,
+    RESIGN,
+    VIRTUAL,
+    apply_action,
+    copy_game,
+    judge,
+    open_pause,
+    resume,
+)
 from sim.engine.outcome import outcome_row, row_margin
 from sim.engine.state import (
+    AGREE,
     BLACK,
     COLOR,
     CYCLE,
     EMPTIES,
     ENDING,
     HEAD,
+    INTERIOR,
+    LAB,
     LAST_POINT,
     MOVE_LIMIT,
     N_EMPTY,
@@ -43,6 +55,7 @@ from sim.engine.state import (
     PENDING_PASS,
     ST,
     TO_MOVE,
+    WHITE,
     N,
     W,
     opponent,
@@ -51,10 +64,12 @@ from sim.engine.state import (
 from sim.players.pattern import TABLE, around, neighbourhood, pattern_move
 from sim.players.random import fills_own_eye, random_move
 from sim.players.tactics import bad_self_atari
-from sim.schema import PLAYOUTS
+from sim.schema import PLAYERS, PLAYOUTS
 
 PATTERN_PLAYOUT = PLAYOUTS.index("pattern")
+MCTS_KIND = PLAYERS.index("mcts")
 SCORE_WEIGHT = 0.05
+DEAD_SHARE = 0.7  # a stone is dead if this share of the last search's playouts lost its point
 # priors (before normalising): a real move 1; a capture +4, a 3x3 pattern next to the
 # opponent's last move +2; a self-atari the pattern player refuses 0.1; pass and virtual
 _P_CAPTURE, _P_PATTERN, _P_SELF_ATARI, _P_PASS, _P_VIRTUAL = 4.0, 2.0, 0.1, 0.5, 0.5
@@ -66,7 +81,7 @@ N_K = 7
 # tree rows: node[t, ROW, i], edge[t, ROW, e], meta[t, ROW]
 FIRST, COUNT = 0, 1  # a node's first edge, its edge count (-1: not expanded)
 ACT, CHILD, NUM = 0, 1, 2  # an edge's action, its child node (-1: none yet), its visits
-USED_NODES, USED_EDGES, ROOT = 0, 1, 2
+USED_NODES, USED_EDGES, ROOT, SCORED = 0, 1, 2, 3  # SCORED: playouts counted in ``owned``
 
 Tree = namedtuple(
     "Tree",
@@ -75,9 +90,12 @@ Tree = namedtuple(
         "edge",  # int32[2, 3, edges]
         "wsum",  # float64[2, edges]: the sum of the values (the edge mover's) through an edge
         "prior",  # float32[2, edges]
-        "meta",  # int64[2, 3]
+        "meta",  # int64[2, 4]
         "path",  # int64[depth]: the edges of a descent
         "row",  # int64[len(RAW_FIELDS)]: a playout's raw outcome
+        "owned",  # int32[2, 2, N*N]: the last search's playouts that ended with each point
+        # Black's (row 0) or White's (row 1), stones or territory (JPD labels)
+        "dead",  # int64[2, N*N]: work space, each colour's list of dead stones at a pause
     ],
 )
 
@@ -92,9 +110,11 @@ def new_tree(rules, visits: int, raw_fields: int) -> Tree:
         edge=np.zeros((2, 3, edges), np.int32),
         wsum=np.zeros((2, edges), np.float64),
         prior=np.zeros((2, edges), np.float32),
-        meta=np.full((2, 3), -1, np.int64),
+        meta=np.full((2, 4), -1, np.int64),
         path=np.zeros(rules.max_actions + 2, np.int64),
         row=np.zeros(raw_fields, np.int64),
+        owned=np.zeros((2, 2, rules.board_size**2), np.int32),
+        dead=np.zeros((2, rules.board_size**2), np.int64),
     )
 
 
@@ -175,7 +195,11 @@ def _expand(tree, t, s, nd):
             tree.edge[t, ACT, e] = p
             tree.prior[t, e] = _prior(s, p, c)
             e += 1
-    for action, prior in ((PASS, _P_PASS), (VIRTUAL, _P_VIRTUAL)):
+    # under dead_stones = "agree", answering a pass with a pass (a pause, its dead stones to
+    # agree) weighs as much as every real move together
+    agree = pending and s.tab[ST, AGREE] == 1
+    pass_prior = max(_P_PASS, e - first) if agree else _P_PASS
+    for action, prior in ((PASS, pass_prior), (VIRTUAL, _P_VIRTUAL)):
         tree.edge[t, ACT, e] = action
         tree.prior[t, e] = prior
         e += 1
@@ -215,16 +239,48 @@ def _select(tree, t, nd, explore):
 
 @njit(cache=True, _nrt=False)
 def black_value(s, row, params):
-    """Black's value of the finished game ``s`` (the module docstring)."""
+    """Black's value of the finished game ``s`` (the module docstring), and whether it was
+    scored (``row`` then holds its raw outcome and ``LAB`` its JPD labels)."""
     ending = s.tab[ST, ENDING]
     if ending == CYCLE or ending == MOVE_LIMIT:
-        return 0.5
+        return 0.5, False
     outcome_row(s, row)
     margin = row_margin(row, np.int64(params[K_PLAY_FOR]), params[K_KOMI])
     win = 1.0 if margin > 0 else (0.0 if margin < 0 else 0.5)
     area = s.tab[ST, N] * s.tab[ST, N]
     term = 0.5 + 0.5 * min(max(margin / area, -1.0), 1.0)
-    return (1.0 - SCORE_WEIGHT) * win + SCORE_WEIGHT * term
+    return (1.0 - SCORE_WEIGHT) * win + SCORE_WEIGHT * term, True
+
+
+@njit(cache=True, _nrt=False)
+def _count_owners(tree, t, s):
+    """Add the scored end of a simulation to ``owned``."""
+    n2 = s.tab[ST, N] * s.tab[ST, N]
+    for i in range(n2):
+        p = s.pt[INTERIOR, i]
+        owner = s.pt[COLOR, p] if is_stone(s.pt[COLOR, p]) else s.pt[LAB, p]
+        if owner == BLACK or owner == WHITE:
+            tree.owned[t, owner - BLACK, i] += 1
+    tree.meta[t, SCORED] += 1
+
+
+@njit(cache=True, _nrt=False)
+def dead_list(g, tree, params, t):
+    """The dead stones colour ``t + 1`` names at a pause into ``tree.dead[t]`` (bordered
+    points, in point order); returns how many. A searching player names the stones whose
+    point its last search's playouts gave to the opponent in at least DEAD_SHARE of them; the
+    others name none (every stone alive)."""
+    scored = tree.meta[t, SCORED]
+    if params[K_KIND] != MCTS_KIND or scored <= 0:
+        return 0
+    k = 0
+    for i in range(g.tab[ST, N] * g.tab[ST, N]):
+        p = g.pt[INTERIOR, i]
+        c = g.pt[COLOR, p]
+        if is_stone(c) and tree.owned[t, opponent(c) - BLACK, i] >= DEAD_SHARE * scored:
+            tree.dead[t, k] = p
+            k += 1
+    return k
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -237,15 +293,21 @@ def finish(s, rng, params):
         else:
             action, code = random_move(s, rng, 0.0)
         apply_action(s, action, code)
+        if open_pause(s):
+            resume(s)
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def _apply(s, action):
-    """Take a tree action in ``s`` (legal there: the edge was made in that position)."""
+    """Take a tree action in ``s`` (legal there: the edge was made in that position). A pause
+    whose dead stones are to be agreed is played on (``resume``): the search values a pause by
+    the game played out, the stones its playouts capture being the dead ones."""
     code = OK
     if action >= 0:
         code = judge(s, action, s.tab[ST, TO_MOVE], s.tab[ST, PENDING_PASS])
     apply_action(s, action, code)
+    if open_pause(s):
+        resume(s)
 
 
 @njit(cache=True, _nrt=False)
@@ -277,6 +339,8 @@ def search(g, s, tree, rng, params):
     explore = params[K_EXPLORE]
     root = _root(tree, t, g, visits)
     path = tree.path
+    tree.owned[t] = 0
+    tree.meta[t, SCORED] = 0
     for _ in range(visits):
         copy_game(s, g)
         nd = root
@@ -295,7 +359,9 @@ def search(g, s, tree, rng, params):
                 break  # a new node: the playout starts here
             nd = child
         finish(s, rng, params)
-        value = black_value(s, tree.row, params)
+        value, scored = black_value(s, tree.row, params)
+        if scored:
+            _count_owners(tree, t, s)
         for i in range(depth):
             e = path[i]
             tree.edge[t, NUM, e] += 1

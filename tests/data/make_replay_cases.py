@@ -9,7 +9,8 @@ One case a line, in the format of ``shared/examples/replay.jsonl``:
   ``title``  what the case shows;
   ``rule``   the sections it shows (RULES.md §n; the seeds: A§n A版, T§n 唐宋版);
   ``args``   ``size``, ``moves`` (tokens), ``setup`` (diagram rows, top row first, or null),
-             ``repetition``, ``suicide``, and ``max_actions`` / ``komi`` (ruleset -> number)
+             ``repetition``, ``suicide``, and ``max_actions`` / ``dead_stones`` / ``komi``
+             (ruleset -> number)
              where the case gives them — the options of `jpdsim replay`;
   then either ``output`` (the JSON object `jpdsim replay --legal` prints: every outcome field,
   ``final_board``, ``legal_moves``) or ``error`` (the line it prints on stderr, exit status 2).
@@ -89,6 +90,7 @@ def case(
     repetition="global_superko",
     suicide="multi",
     max_actions=None,
+    dead_stones=None,
     komi=None,
 ):
     """Add one case: ``moves`` a string of tokens, ``setup`` a diagram string or None."""
@@ -101,6 +103,8 @@ def case(
     }
     if max_actions is not None:
         args["max_actions"] = max_actions
+    if dead_stones is not None:
+        args["dead_stones"] = dead_stones
     if komi is not None:
         args["komi"] = dict(komi)
     CASES.append({"title": title, "rule": rule, "args": args})
@@ -170,6 +174,59 @@ case(
 )
 case("Any action after a pause is an error", "RULES.md §9 after the end", 3, "pass pass B2")
 case("Occupied point", "RULES.md §3.1, §9 reasons", 3, "B2 B2")
+
+# §4 dead stones at a pause (dead_stones = "agree")
+case(
+    "Agreed dead stones: after two passes both lists name White's D4 and Black's B2; each is "
+    "removed, lost by its owner (a prisoner of the other), and the position is scored",
+    "RULES.md §4 pause, agreement, §7, A§5.1 (2)",
+    5,
+    "C3 D4 B2 pass pass agree D4 B2",
+    dead_stones="agree",
+)
+case(
+    "Different lists: play resumes 实战解决; the two passes become virtual moves of Black, then "
+    "White, and Black (the first passer) moves",
+    "RULES.md §4 dispute, A§2.3 (3), A§5.2",
+    5,
+    "C3 C4 pass pass resume B4",
+    dead_stones="agree",
+)
+case(
+    "After three resumptions the next pause ends the game with every stone alive",
+    "RULES.md §4 Choice (3 resumptions)",
+    5,
+    "C3 C4 pass pass resume D3 pass pass resume B3 pass pass resume D4 pass pass",
+    dead_stones="agree",
+)
+case(
+    "Resuming twice at one board: the second resumption's first conversion is the fourth "
+    "virtual move there, and the game ends four_virtual",
+    "RULES.md §4 dispute, four-virtual ending",
+    4,
+    "B2 pass pass resume pass pass resume",
+    dead_stones="agree",
+)
+case(
+    "Only a stone can be named dead",
+    "RULES.md §4 agreement",
+    5,
+    "C3 pass pass agree D4",
+    dead_stones="agree",
+)
+case(
+    "agree before any pause",
+    "RULES.md §4 agreement",
+    5,
+    "C3 agree",
+    dead_stones="agree",
+)
+case(
+    "With dead_stones = all_alive a pause ends the game: agree is refused",
+    "RULES.md §4 pause",
+    5,
+    "C3 pass pass agree",
+)
 
 # §4 four virtual moves
 case(
@@ -588,6 +645,7 @@ def reference_result(args):
         suicide=args["suicide"],
         max_actions=args.get("max_actions"),
         setup=setup_cells(args),
+        dead_stones=args.get("dead_stones", "all_alive"),
     )
     for k, token in enumerate(args["moves"], 1):
         try:
