@@ -44,6 +44,7 @@ NOTEBOOKS = (
     "02_finishes_last.ipynb",
     "03_ab_komi.ipynb",
     "04_superko_cycles.ipynb",
+    "05_players.ipynb",
 )
 
 # The lab template without its <script src=...> tags (require.js, MathJax, mermaid): the

@@ -17,7 +17,6 @@ under jpd_a with Wilson 95% intervals. Games are split among ``--workers`` proce
 """
 
 import argparse
-import math
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -29,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from numba import njit  # noqa: E402
 
+from analysis.stats import wilson  # noqa: E402
 from sim.engine.history import apply_action, copy_game, reset  # noqa: E402
 from sim.engine.state import new_state  # noqa: E402
 from sim.player import Player  # noqa: E402
@@ -129,14 +129,6 @@ def _wins(args):
     return cols["winner_jpd_a"].tolist()
 
 
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval of a proportion (draws count half)."""
-    p = wins / n
-    mid = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return mid - half, mid + half
-
-
 def strength(games: int, workers: int, pairs) -> None:
     print("| pairing (first vs second) | games | first wins | Wilson 95% | as Black | as White |")
     print("|---|---|---|---|---|---|")
@@ -151,7 +143,7 @@ def strength(games: int, workers: int, pairs) -> None:
             as_black = sum(score.get(w, 0.0) for w in black)
             as_white = sum({"W": 1.0, "draw": 0.5}.get(w, 0.0) for w in white)
             n = len(black) + len(white)
-            lo, hi = wilson(as_black + as_white, n)
+            lo, hi = (float(x) for x in wilson(as_black + as_white, n))
             print(
                 f"| {PLAYERS[a].name} vs {PLAYERS[b].name} | {n} | "
                 f"{(as_black + as_white) / n:.1%} | {lo:.1%}-{hi:.1%} | "

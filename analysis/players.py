@@ -1,0 +1,91 @@
+"""The players: strength between player pairs, fair komi per pair and per visit count, and
+how games end by player.
+
+Rows name each player by its canonical string (``player_b``, ``player_w``: ``sim.player``);
+a pairing is the unordered pair, its first player the one first in sort order. Scores count a
+win 1, a draw ½; games without a winner (cycle, move limit) are left out of the strength.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+
+from analysis import komi, stats
+from sim.schema import RULESETS
+
+#: The columns these tables read.
+COLUMNS = tuple(
+    dict.fromkeys(("player_b", "player_w", *(f"winner_{r}" for r in RULESETS), *komi.COLUMNS))
+)
+_VISITS = re.compile(r"visits=(\d+)")
+
+
+def pairing(df: pd.DataFrame) -> pd.Series:
+    """The players of each game as ``"B-player / W-player"``."""
+    return df["player_b"].astype(str) + " / " + df["player_w"].astype(str)
+
+
+def visits(names: pd.Series) -> pd.Series:
+    """The ``visits`` of each canonical player name (0 for a player that does not search)."""
+    found = names.astype(str).str.extract(_VISITS, expand=False)
+    return found.astype(float).fillna(0).astype(np.int64)
+
+
+def strength(df: pd.DataFrame, ruleset: str = "jpd_a") -> pd.DataFrame:
+    """One row per pairing: games with a winner under ``ruleset``, the first player's score
+    rate with its 95% Wilson interval, and its score rate as Black and as White."""
+    b, w = df["player_b"].astype(str).to_numpy(), df["player_w"].astype(str).to_numpy()
+    winner = df[f"winner_{ruleset}"].to_numpy(dtype=object)
+    scored = pd.notna(winner)
+    black_score = np.select([winner == "B", winner == "draw"], [1.0, 0.5], 0.0)
+    first = np.minimum(b, w)
+    black_is_first = b == first
+    first_score = np.where(black_is_first, black_score, 1.0 - black_score)
+    games = pd.DataFrame(
+        {
+            "first": first,
+            "second": np.maximum(b, w),
+            "score": first_score,
+            "as_black": black_is_first,
+        }
+    )[scored]
+    rows = []
+    for (a, c), g in games.groupby(["first", "second"], sort=True):
+        lo, hi = stats.wilson(g["score"].sum(), len(g))
+        black, white = g[g["as_black"]], g[~g["as_black"]]
+        rows.append(
+            {
+                "first": a,
+                "second": c,
+                "games": len(g),
+                "first score": g["score"].mean(),
+                "first score lo": float(lo),
+                "first score hi": float(hi),
+                "first as Black": black["score"].mean() if len(black) else np.nan,
+                "first as White": white["score"].mean() if len(white) else np.nan,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def fair_komi(df: pd.DataFrame, rulesets=RULESETS, n_boot: int = 1000) -> pd.DataFrame:
+    """``analysis.komi.fair_komi`` per pairing, with each player's visits (0: no search)."""
+    frame = df.assign(players=pairing(df))
+    table = komi.fair_komi(frame, rulesets=rulesets, by="players", n_boot=n_boot)
+    names = table["players"].astype(str).str.split(" / ", n=1, expand=True)
+    table.insert(1, "visits B", visits(names[0]).to_numpy())
+    table.insert(2, "visits W", visits(names[1]).to_numpy())
+    return table
+
+
+def endings(df: pd.DataFrame) -> pd.DataFrame:
+    """Per pairing: games and the share of each ending."""
+    frame = pd.DataFrame({"players": pairing(df), "ending": df["ending"].astype(str)})
+    shares = pd.crosstab(frame["players"], frame["ending"], normalize="index")
+    shares.columns = [f"{c} share" for c in shares.columns]
+    out = shares.reset_index()
+    out.insert(1, "games", frame.groupby("players").size().reindex(out["players"]).to_numpy())
+    return out
