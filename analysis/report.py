@@ -19,6 +19,7 @@ import datetime as _dt
 import errno
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -145,7 +146,10 @@ def execute_notebook(
         resources={"metadata": {"path": str(path.parent)}},
     )
     try:
-        client.execute(env=env, **_encryption())
+        # the kernel's stderr is not the report's: libzmq may abort a kernel being shut down
+        # after a failed cell with an assertion line there (the failure itself comes through
+        # the client as CellExecutionError)
+        client.execute(env=env, stderr=subprocess.DEVNULL, **_encryption())
     except CellExecutionError as err:
         ename = getattr(err, "ename", None)
         detail = f"{ename}: {err.evalue}" if ename else str(err)

@@ -320,3 +320,32 @@ def test_unwritable_out_is_one_line(config_file, tmp_path, capsys):
     assert run_cli(config_file, blocker / "run") == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith(f"jpdsim run: error: --out {blocker / 'run'}:")
+
+
+def test_runs_of_searching_players_keep_the_guarantees(tmp_path):
+    """mcts players in `jpdsim run`: the same rows whatever the workers and shards, a lost shard
+    resumed to the same rows, every stored game replaying to its row (under dead_stones =
+    "agree", with a resign threshold), progress in run.log."""
+    path = tmp_path / "mcts.toml"
+    path.write_text(
+        "board_size = 5\ngames = 12\nshard_size = 4\nseed = 3\nrecord_moves = 'all'\n"
+        "dead_stones = 'agree'\n"
+        "[players.black]\nkind = 'mcts'\nvisits = 32\nplayout = 'random'\nresign_below = 0.05\n"
+        "[players.white]\nkind = 'mcts'\nvisits = 48\nplay_for = 'japanese'\n"
+    )
+    cfg = load_config(path)
+    one = runner.run(cfg, tmp_path / "one", workers=1)
+    assert one.state.complete and not one.failures
+    table = read_games(tmp_path / "one")
+    assert set(table["player_b"].to_pylist()) == {cfg.black.name}
+    assert set(table["player_w"].to_pylist()) == {cfg.white.name}
+    assert run_cli(path, tmp_path / "two", "--workers", "2") == 0
+    assert read_games(tmp_path / "two").equals(table)
+    runner.run(dataclasses.replace(cfg, shard_size=5), tmp_path / "s5", workers=2)
+    assert read_games(tmp_path / "s5").equals(table)
+    (tmp_path / "two" / "games" / "part-00001.parquet").unlink()
+    assert run_cli(path, tmp_path / "two", "--resume", "--workers", "1") == 0
+    assert read_games(tmp_path / "two").equals(table)
+    for game_id in range(12):
+        assert replay_stored(tmp_path / "one", game_id)["matches"]
+    assert "shard 2: 4 games" in (tmp_path / "one" / "run.log").read_text()
