@@ -9,7 +9,9 @@ Plays, with ``sim.selfplay.play_batch`` (games split by id among K processes, se
    neither side has won before the game starts), against random self-play;
 2. on 7x7, the A/B disagreement and who finishes last under mcts against random play;
 3. on 7x7, ``play_for`` jpd_a against jpd_b (both players): who passes or plays a virtual
-   move first.
+   move first;
+4. on 7x7 under ``dead_stones = "agree"``: how often stones are agreed dead and how often
+   play resumes, mcts against mcts and against the pattern player (which names none).
 
 Every run gives A版 a komi one point below B版's, as the defaults do.
 
@@ -37,21 +39,38 @@ SEED = 20261201
 KOMI = {5: 24.5, 7: 8.5, 9: 6.5}  # B版 komi the searching players play for (A版: 1 less)
 VISITS = {5: (50, 200, 800), 7: (50, 200, 800), 9: (100, 400)}
 GAMES = {5: 200, 7: 200, 9: 100}
+AB_COLUMNS = ("players", "games", "differ", "rate", "lo", "hi", "white first share")
+RELATION_COLUMNS = (
+    "players",
+    "both defined",
+    "same",
+    "not opposite rate",
+    "not opposite lo",
+    "not opposite hi",
+)
 
 
 def _play(args):
-    size, komi, black, white, ids = args
-    rules = Rules(size, komi={"jpd_b": komi, "jpd_a": komi - 1})
+    size, komi, black, white, ids, dead_stones = args
+    rules = Rules(size, komi={"jpd_b": komi, "jpd_a": komi - 1}, dead_stones=dead_stones)
     cols, _ = play_batch(rules, seed=SEED, game_ids=ids, black=black, white=white)
     return pd.DataFrame(cols)
 
 
-def games(pool, workers, size, komi, black, white, n) -> pd.DataFrame:
-    """``n`` games of ``black`` against ``white``, labelled by their canonical names."""
+def games(pool, workers, size, komi, black, white, n, dead_stones="all_alive") -> pd.DataFrame:
+    """``n`` games of ``black`` against ``white``, labelled by their short names."""
     chunks = np.array_split(np.arange(n), 2 * workers)
-    df = pd.concat(pool.map(_play, [(size, komi, black, white, c) for c in chunks]))
-    df["players"] = f"{black.name} / {white.name}"
+    jobs = [(size, komi, black, white, c, dead_stones) for c in chunks]
+    df = pd.concat(pool.map(_play, jobs))
+    df["players"] = f"{short(black)} / {short(white)}"
     return df
+
+
+def short(player: Player) -> str:
+    """A short label: the kind, and for mcts its visits, playout and play_for."""
+    if not player.searches:
+        return player.kind
+    return f"mcts({player.visits},{player.playout},{player.play_for})"
 
 
 def show(table: pd.DataFrame, columns) -> None:
@@ -59,66 +78,90 @@ def show(table: pd.DataFrame, columns) -> None:
     print()
 
 
+def fair_komi_part(pool, workers, scaled) -> None:
+    print("## 1. Fair komi as visits grow (B版 and Chinese area, Japanese territory)\n")
+    for size in (5, 7, 9):
+        runs = [games(pool, workers, size, KOMI[size], Player(), Player(), 20 * scaled[size])]
+        for v in VISITS[size]:
+            p = Player("mcts", visits=v, play_for="jpd_b")
+            runs.append(games(pool, workers, size, KOMI[size], p, p, scaled[size]))
+        df = pd.concat(runs, ignore_index=True)
+        table = fair_komi(df, rulesets=("jpd_b", "chinese", "japanese"), by="players")
+        print(f"### {size}x{size} (players play for B版 at komi {KOMI[size]})\n")
+        show(table, ("players", "ruleset", "games", "fair komi", "fair komi lo", "fair komi hi"))
+        endings = df.groupby("players")["ending"].value_counts(normalize=True)
+        print(endings.unstack(fill_value=0).to_string(float_format="{:.3f}".format))
+        print()
+
+
+def ab_part(pool, workers, scaled) -> None:
+    print("## 2. A/B disagreement and who finishes last, 7x7 (komi 7.5 B版, 6.5 A版)\n")
+    strong = Player("mcts", visits=400, play_for="jpd_a")
+    df = pd.concat(
+        [
+            games(pool, workers, 7, 7.5, Player(), Player(), 20 * scaled[7]),
+            games(pool, workers, 7, 7.5, strong, strong, scaled[7]),
+        ],
+        ignore_index=True,
+    )
+    show(ab_summary(df, by="players"), AB_COLUMNS)
+    show(relations(df, by="players"), RELATION_COLUMNS)
+
+
+def play_for_part(pool, workers, scaled) -> None:
+    print("## 3. play_for jpd_a against jpd_b, 7x7 mcts(400) self-play (komi 8.5 B版, 7.5 A版)\n")
+    runs = []
+    for ruleset in ("jpd_a", "jpd_b"):
+        p = Player("mcts", visits=400, play_for=ruleset)
+        runs.append(games(pool, workers, 7, 8.5, p, p, 2 * scaled[7]))
+    df = pd.concat(runs, ignore_index=True)
+    first = df.groupby("players")["first_pass_or_virtual_by"].value_counts(normalize=True)
+    print(first.unstack(fill_value=0).to_string(float_format="{:.3f}".format))
+    print()
+    show(ab_summary(df, by="players"), AB_COLUMNS)
+    show(relations(df, by="players"), RELATION_COLUMNS)
+
+
+def dead_stones_part(pool, workers, scaled) -> None:
+    print("## 4. Dead stones agreed at the pause, 7x7 (dead_stones = agree, komi 8.5 B版)\n")
+    search = Player("mcts", visits=400, play_for="jpd_b")
+    runs = [
+        games(pool, workers, 7, 8.5, search, search, scaled[7], "agree"),
+        games(pool, workers, 7, 8.5, search, Player("pattern"), scaled[7], "agree"),
+    ]
+    df = pd.concat(runs, ignore_index=True)
+    df["dead agreed"] = df["dead_b"] + df["dead_w"] > 0
+    df["resumed"] = df["resumptions"] > 0
+    table = df.groupby("players").agg(
+        games=("ending", "size"),
+        dead_agreed=("dead agreed", "mean"),
+        dead_stones=("dead agreed", "sum"),
+        resumed=("resumed", "mean"),
+        resumptions=("resumptions", "sum"),
+    )
+    table["dead_stones"] = df.groupby("players")[["dead_b", "dead_w"]].sum().sum(axis=1)
+    print(table.to_string(float_format="{:.3f}".format))
+    print()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--scale", type=float, default=1.0)
+    parser.add_argument("--parts", default="1,2,3,4", help="which parts to play, e.g. 2,3")
     args = parser.parse_args()
     scaled = {k: max(2 * args.workers, int(v * args.scale)) for k, v in GAMES.items()}
+    parts = {int(p) for p in args.parts.split(",")}
     with ProcessPoolExecutor(args.workers) as pool:
-        print("## 1. Fair komi as visits grow (B版 and Chinese area, Japanese territory)\n")
-        for size in (5, 7, 9):
-            runs = [
-                games(pool, args.workers, size, KOMI[size], Player(), Player(), 20 * scaled[size])
-            ]
-            for v in VISITS[size]:
-                p = Player("mcts", visits=v, play_for="jpd_b")
-                runs.append(games(pool, args.workers, size, KOMI[size], p, p, scaled[size]))
-            df = pd.concat(runs, ignore_index=True)
-            table = fair_komi(df, rulesets=("jpd_b", "chinese", "japanese"), by="players")
-            print(f"### {size}x{size} (players play for B版 at komi {KOMI[size]})\n")
-            show(
-                table, ("players", "ruleset", "games", "fair komi", "fair komi lo", "fair komi hi")
-            )
-            endings = (
-                df.groupby("players")["ending"].value_counts(normalize=True).unstack(fill_value=0)
-            )
-            print(endings.to_string(float_format="{:.3f}".format))
-            print()
-
-        print("## 2. A/B disagreement and who finishes last, 7x7 (komi 7.5 B版, 6.5 A版)\n")
-        strong = Player("mcts", visits=400, play_for="jpd_a")
-        df = pd.concat(
-            [
-                games(pool, args.workers, 7, 7.5, Player(), Player(), 20 * scaled[7]),
-                games(pool, args.workers, 7, 7.5, strong, strong, scaled[7]),
-            ],
-            ignore_index=True,
+        parts_by_number = (
+            (1, fair_komi_part),
+            (2, ab_part),
+            (3, play_for_part),
+            (4, dead_stones_part),
         )
-        show(
-            ab_summary(df, by="players"),
-            ("players", "games", "differ", "differ rate", "white first share"),
-        )
-        show(
-            relations(df, by="players"),
-            ("players", "games", "both defined", "same", "not opposite rate"),
-        )
-
-        print(
-            "## 3. play_for jpd_a against jpd_b, 7x7 mcts(400) self-play (komi 8.5 B版, 7.5 A版)\n"
-        )
-        runs = []
-        for ruleset in ("jpd_a", "jpd_b"):
-            p = Player("mcts", visits=400, play_for=ruleset)
-            runs.append(games(pool, args.workers, 7, 8.5, p, p, 2 * scaled[7]))
-        df = pd.concat(runs, ignore_index=True)
-        first = df.groupby("players")["first_pass_or_virtual_by"].value_counts(normalize=True)
-        print(first.unstack(fill_value=0).to_string(float_format="{:.3f}".format))
-        print()
-        show(
-            ab_summary(df, by="players"),
-            ("players", "games", "differ", "differ rate", "white first share"),
-        )
+        for number, part in parts_by_number:
+            if number in parts:
+                part(pool, args.workers, scaled)
 
 
 if __name__ == "__main__":
