@@ -8,9 +8,11 @@ import numpy as np
 import pyarrow as pa
 from numba import njit
 
+from sim.coords import AGREE, RESUME
 from sim.engine.check import CONSISTENT, check_consistency, describe
-from sim.engine.history import AGREE_DEAD, RESUME, apply_action, open_pause, reset, step
+from sim.engine.history import apply_action, reset
 from sim.engine.outcome import R_REP_BANS, columns, outcome_arrays, outcome_row
+from sim.engine.pause import open_pause, settle
 from sim.engine.state import ACTIONS, ENDING, PLAIN, ST, TO_MOVE, new_state
 from sim.player import Player
 from sim.players.capture import capture_move
@@ -24,15 +26,12 @@ from sim.players.mcts import (
     K_VISITS,
     MCTS_KIND,
     N_K,
-    advance,
-    dead_list,
-    drop_trees,
     mcts_move,
-    new_tree,
 )
 from sim.players.pattern import pattern_move
 from sim.players.random import random_move
 from sim.players.stream import start_stream
+from sim.players.tree import advance, dead_list, drop_trees, new_tree
 from sim.rules import Rules
 from sim.schema import PLAYERS, PLAYOUTS, RAW_FIELDS, RULESETS
 
@@ -82,17 +81,17 @@ def play_games(
                 moves[pos] = action if action < 0 else g.pt[PLAIN, action]
                 pos += 1
             if open_pause(g):  # dead_stones = "agree": both name their dead stones
-                k = dead_list(g, tree, players[0], 0)
-                agreed = k == dead_list(g, tree, players[1], 1)
+                k = dead_list(g, tree, 0, players[0, K_KIND] == MCTS_KIND)
+                agreed = k == dead_list(g, tree, 1, players[1, K_KIND] == MCTS_KIND)
                 for i in range(k):
                     agreed = agreed and tree.dead[0, i] == tree.dead[1, i]
-                settled = AGREE_DEAD if agreed else RESUME
-                step(g, settled)
+                settled = AGREE if agreed else RESUME
+                settle(g, settled)
                 if record:
                     moves[pos] = settled
                     pos += 1
                 for i in range(k if agreed else 0):
-                    step(g, tree.dead[0, i])
+                    settle(g, tree.dead[0, i])
                     if record:
                         moves[pos] = g.pt[PLAIN, tree.dead[0, i]]
                         pos += 1

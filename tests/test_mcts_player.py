@@ -7,7 +7,7 @@ import numpy as np
 from sim.coords import RESIGN
 from sim.engine.history import PASS
 from sim.player import Player
-from sim.players.mcts import ACT, CHILD, COUNT, FIRST, ROOT, advance, drop_trees, new_tree
+from sim.players.tree import ACT, CHILD, COUNT, FIRST, ROOT, advance, drop_trees, new_tree
 from sim.rules import Rules
 from sim.schema import MAX_RESUMPTIONS, RAW_FIELDS
 from sim.selfplay import play_batch

@@ -7,11 +7,13 @@ import math
 
 import numpy as np
 
-from sim.coords import SPECIAL, format_action
+from sim.coords import AGREE, RESUME, SPECIAL, format_action
 from sim.engine.check import CONSISTENT, check_consistency, describe
 from sim.engine.history import legal_points, reset, step
 from sim.engine.outcome import columns, outcome_row
+from sim.engine.pause import settle
 from sim.engine.state import (
+    AGREED,
     COLOR,
     ENDING,
     GAME_OVER,
@@ -61,7 +63,9 @@ class Game:
         special = action in SPECIAL.values()
         if not (special or 0 <= action < self.size * self.size):
             raise ValueError(f"action {action} is not a point of a {self.size}x{self.size} board")
-        code = step(self._g, action if special else self._g.pt[INTERIOR, action])
+        point = action if special else self._g.pt[INTERIOR, action]
+        settling = action in (AGREE, RESUME) or self._g.tab[ST, AGREED]
+        code = (settle if settling else step)(self._g, point)
         if code == OK:
             return None
         if code == GAME_OVER:

@@ -10,7 +10,6 @@ from numba import njit
 from sim.engine.board import (
     clear,
     is_empty,
-    is_stone,
     key_after,
     play_stone,
     put_stone,
@@ -19,23 +18,17 @@ from sim.engine.repetition import (
     count_virtual,
     forget,
     record,
-    relog,
     repeats,
     rule_key,
     same_position,
 )
 from sim.engine.state import (
     ACTIONS,
-    AGREE,
-    AGREED,
     BASIC_KO,
     BLACK,
     BOARD_SUPERKO,
-    CAND,
-    COLOR,
     CONVERTED,
     CYCLE,
-    DEAD,
     EMPTIES,
     EMPTY,
     ENDING,
@@ -62,9 +55,7 @@ from sim.engine.state import (
     MOVES,
     N_EMPTY,
     N_ST,
-    NO_PAUSE,
     NO_RESULT,
-    NO_STONE,
     OCCUPIED,
     OK,
     OK_CYCLE,
@@ -77,7 +68,6 @@ from sim.engine.state import (
     REP_BITS,
     RESIGNED,
     RESIGNED_BY,
-    RESUMPTIONS,
     SEG_START,
     SETUP,
     SITUATIONAL_SUPERKO,
@@ -96,9 +86,8 @@ from sim.engine.state import (
     opponent,
     slot,
 )
-from sim.schema import MAX_RESUMPTIONS
 
-PASS, VIRTUAL, RESIGN, AGREE_DEAD, RESUME = -1, -2, -3, -4, -5
+PASS, VIRTUAL, RESIGN = -1, -2, -3
 
 
 # ---- a game ----------------------------------------------------------------------------------
@@ -189,7 +178,7 @@ def judge(g, p, c, converted):
 
 
 @njit(cache=True, _nrt=False)
-def _virtual(g, c):
+def virtual_move(g, c):
     """A virtual move of colour ``c`` (voluntary or a converted pass)."""
     g.tab[ST, MOVES] += 1
     g.tab[ST, slot(VIRT, c)] += 1
@@ -200,92 +189,11 @@ def _virtual(g, c):
         g.tab[ST, ENDING] = FOUR_VIRTUAL
 
 
-# ---- dead stones at a pause (dead_stones = "agree", RULES.md §4) ----------------------------
-
-
-@njit(cache=True, _nrt=False)
-def open_pause(g):
-    """Whether the game stands at a pause whose dead stones are still to settle: agree mode,
-    fewer than MAX_RESUMPTIONS resumptions so far, no agreement yet."""
-    st = g.tab[ST]
-    return (
-        st[ENDING] == PAUSE
-        and st[AGREE] == 1
-        and st[RESUMPTIONS] < MAX_RESUMPTIONS
-        and st[AGREED] == 0
-    )
-
-
-@njit(cache=True, _nrt=False)
-def resume(g):
-    """The players' lists differ (实战解决): the pause's two passes become virtual moves in the
-    order they were made, and the first passer is to move. The game ends at once if a
-    conversion completes four virtual moves (RULES.md §4)."""
-    st = g.tab[ST]
-    second = st[TO_MOVE]  # the pausing pass did not hand the move over
-    first = opponent(second)
-    st[ENDING] = 0
-    st[PENDING_PASS] = 0
-    st[RESUMPTIONS] += 1
-    for c in (first, second):
-        st[CONVERTED] += 1
-        _virtual(g, c)
-        if st[ENDING] != 0:
-            return
-    st[TO_MOVE] = first
-
-
-@njit(cache=True, _nrt=False)
-def remove_dead(g, p):
-    """Remove the stone at ``p`` as agreed dead: lost by its owner (RULES.md §7). The board's
-    chains are rebuilt; the logged key of the final position follows the board."""
-    st = g.tab[ST]
-    n = st[N]
-    c = g.pt[COLOR, p]
-    board = g.pt[CAND]
-    for i in range(n * n):
-        board[i] = g.pt[COLOR, g.pt[INTERIOR, i]]
-    clear(g)
-    for i in range(n * n):
-        q = g.pt[INTERIOR, i]
-        if board[i] != EMPTY and q != p:
-            put_stone(g, q, board[i])
-    st[slot(LOST, c)] += 1
-    st[slot(DEAD, c)] += 1
-    relog(g)
-
-
-@njit(cache=True, _nrt=False)
-def settle(g, action):
-    """Take AGREE_DEAD, RESUME or (after AGREE_DEAD) a dead stone's point at an open pause;
-    OK or the reason code."""
-    st = g.tab[ST]
-    if st[ENDING] == 0:
-        return NO_PAUSE
-    if st[AGREED]:
-        if action < 0:
-            return GAME_OVER
-        if not is_stone(g.pt[COLOR, action]):
-            return NO_STONE
-        remove_dead(g, action)
-        return OK
-    if not open_pause(g) or action >= 0:
-        return GAME_OVER
-    if action == AGREE_DEAD:
-        st[AGREED] = 1
-    else:
-        resume(g)
-    return OK
-
-
 @njit(cache=True, _nrt=False)
 def step(g, action):
     """Take the action of the player to move: a point index of the bordered board, PASS,
-    VIRTUAL or RESIGN; at a pause in agree mode AGREE_DEAD, its dead stones' points, or
-    RESUME (``settle``). Returns OK or the reason code of an illegal action (the state is
-    then unchanged)."""
-    if action <= AGREE_DEAD or g.tab[ST, AGREED]:
-        return settle(g, action)
+    VIRTUAL or RESIGN (a pause's settlement is ``sim.engine.pause.settle``). Returns OK or the
+    reason code of an illegal action (the state is then unchanged)."""
     if g.tab[ST, ENDING] != 0:
         return GAME_OVER
     code = OK
@@ -321,11 +229,11 @@ def apply_action(g, action, code):
         if st[PENDING_PASS]:  # the opponent's pass was declined: it becomes a virtual move first
             st[PENDING_PASS] = 0
             st[CONVERTED] += 1
-            _virtual(g, opponent(c))
+            virtual_move(g, opponent(c))
             if st[ENDING] != 0:
                 return  # the declining action ended the game without being played
         if action == VIRTUAL:
-            _virtual(g, c)
+            virtual_move(g, c)
         else:
             captured, suicided = play_stone(g, action, c)
             st[MOVES] += 1

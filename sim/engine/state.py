@@ -92,7 +92,7 @@ REP = _st.one()  # repetition rule (GLOBAL_SUPERKO ...)
 SUIC = _st.one()  # suicide option (SUICIDE_NONE or not)
 MAX_ACTIONS = _st.one()  # move cap
 EXACT = _st.one()  # 1: compare whole positions on a key match
-AGREE = _st.one()  # 1: dead stones are agreed at a pause (dead_stones = "agree")
+AGREE_MODE = _st.one()  # 1: dead stones are agreed at a pause (dead_stones = "agree")
 SIDEKEY = _st.pair()  # key of the side to move (situational superko), by colour
 HASH = _st.one()  # board key: xor of the stone keys on the board
 FV_GEN = _st.one()  # generation stamp of the four-virtual table (one per game)
@@ -213,7 +213,7 @@ def new_state(rules, exact: bool) -> State:
     tab[VKEY : VKEY + 2] = keys(2 * cap).reshape(2, cap)
     tab[VKEY : VKEY + 2, 0] = 0  # no virtual stones: the global key is the board key
     st = tab[ST]
-    st[[N, W, REP, SUIC, MAX_ACTIONS, EXACT, AGREE]] = (
+    st[[N, W, REP, SUIC, MAX_ACTIONS, EXACT, AGREE_MODE]] = (
         size,
         w,
         rules.repetition_code,

@@ -15,17 +15,13 @@ without a winner (cycle, move cap) 0.5; plus a small score term so that won or l
 still end cleanly: ``(1 - SCORE_WEIGHT) * win + SCORE_WEIGHT * (1/2 + margin / (2 N²))``
 (the margin clipped to ±N²).
 
-The tree of each colour lives in preallocated arrays (``Tree``, row ``t`` = colour - 1) and
-is reused between moves: ``advance`` follows every action of the game from the root; a
-search starts on a fresh tree when the root is gone or the arrays might overflow.
+The trees live in ``sim.players.tree``.
 """
-
-from collections import namedtuple
 
 import numpy as np
 from numba import njit
 
-from sim.engine.board import in_atari_at, is_stone, neighbour
+from sim.engine.board import in_atari_at, neighbour
 from sim.engine.history import (
     PASS,
     RESIGN,
@@ -33,20 +29,17 @@ from sim.engine.history import (
     apply_action,
     copy_game,
     judge,
-    open_pause,
-    resume,
 )
 from sim.engine.outcome import outcome_row, row_margin
+from sim.engine.pause import open_pause, resume
 from sim.engine.state import (
-    AGREE,
+    AGREE_MODE,
     BLACK,
     COLOR,
     CYCLE,
     EMPTIES,
     ENDING,
     HEAD,
-    INTERIOR,
-    LAB,
     LAST_POINT,
     MOVE_LIMIT,
     N_EMPTY,
@@ -55,7 +48,6 @@ from sim.engine.state import (
     PENDING_PASS,
     ST,
     TO_MOVE,
-    WHITE,
     N,
     W,
     opponent,
@@ -64,12 +56,24 @@ from sim.engine.state import (
 from sim.players.pattern import TABLE, around, neighbourhood, pattern_move
 from sim.players.random import fills_own_eye, random_move
 from sim.players.tactics import bad_self_atari
+from sim.players.tree import (
+    ACT,
+    CHILD,
+    COUNT,
+    FIRST,
+    NUM,
+    SCORED,
+    USED_EDGES,
+    USED_NODES,
+    count_owners,
+    new_node,
+    root_for,
+)
 from sim.schema import PLAYERS, PLAYOUTS
 
 PATTERN_PLAYOUT = PLAYOUTS.index("pattern")
 MCTS_KIND = PLAYERS.index("mcts")
 SCORE_WEIGHT = 0.05
-DEAD_SHARE = 0.7  # a stone is dead if this share of the last search's playouts lost its point
 # priors (before normalising): a real move 1; a capture +4, a 3x3 pattern next to the
 # opponent's last move +2; a self-atari the pattern player refuses 0.1; pass and virtual
 _P_CAPTURE, _P_PATTERN, _P_SELF_ATARI, _P_PASS, _P_VIRTUAL = 4.0, 2.0, 0.1, 0.5, 0.5
@@ -77,77 +81,6 @@ _P_CAPTURE, _P_PATTERN, _P_SELF_ATARI, _P_PASS, _P_VIRTUAL = 4.0, 2.0, 0.1, 0.5,
 # a player's parameters: one float64 row per colour (``sim.selfplay``)
 K_KIND, K_VISITS, K_PLAYOUT, K_PLAY_FOR, K_KOMI, K_RESIGN, K_EXPLORE = range(7)
 N_K = 7
-
-# tree rows: node[t, ROW, i], edge[t, ROW, e], meta[t, ROW]
-FIRST, COUNT = 0, 1  # a node's first edge, its edge count (-1: not expanded)
-ACT, CHILD, NUM = 0, 1, 2  # an edge's action, its child node (-1: none yet), its visits
-USED_NODES, USED_EDGES, ROOT, SCORED = 0, 1, 2, 3  # SCORED: playouts counted in ``owned``
-
-Tree = namedtuple(
-    "Tree",
-    [
-        "node",  # int32[2, 2, nodes]
-        "edge",  # int32[2, 3, edges]
-        "wsum",  # float64[2, edges]: the sum of the values (the edge mover's) through an edge
-        "prior",  # float32[2, edges]
-        "meta",  # int64[2, 4]
-        "path",  # int64[depth]: the edges of a descent
-        "row",  # int64[len(RAW_FIELDS)]: a playout's raw outcome
-        "owned",  # int32[2, 2, N*N]: the last search's playouts that ended with each point
-        # Black's (row 0) or White's (row 1), stones or territory (JPD labels)
-        "dead",  # int64[2, N*N]: work space, each colour's list of dead stones at a pause
-    ],
-)
-
-
-def new_tree(rules, visits: int, raw_fields: int) -> Tree:
-    """Arrays for a search of ``visits`` simulations a move under ``rules``, per colour:
-    room for four searches' nodes, each with an edge per point plus pass and virtual."""
-    nodes = 4 * (visits + 1)
-    edges = nodes * (rules.board_size**2 + 2)
-    return Tree(
-        node=np.zeros((2, 2, nodes), np.int32),
-        edge=np.zeros((2, 3, edges), np.int32),
-        wsum=np.zeros((2, edges), np.float64),
-        prior=np.zeros((2, edges), np.float32),
-        meta=np.full((2, 4), -1, np.int64),
-        path=np.zeros(rules.max_actions + 2, np.int64),
-        row=np.zeros(raw_fields, np.int64),
-        owned=np.zeros((2, 2, rules.board_size**2), np.int32),
-        dead=np.zeros((2, rules.board_size**2), np.int64),
-    )
-
-
-@njit(cache=True, _nrt=False)
-def drop_trees(tree):
-    """Forget both trees (a new game)."""
-    tree.meta[:, ROOT] = -1
-
-
-@njit(cache=True, _nrt=False)
-def advance(tree, action):
-    """Follow the game's ``action`` (bordered point, PASS or VIRTUAL) from each tree's root: its
-    child becomes the root, or the tree is dropped."""
-    for t in range(2):
-        root = tree.meta[t, ROOT]
-        if root < 0:
-            continue
-        nxt = -1
-        first = tree.node[t, FIRST, root]
-        for e in range(first, first + tree.node[t, COUNT, root]):
-            if tree.edge[t, ACT, e] == action:
-                nxt = tree.edge[t, CHILD, e]
-                break
-        tree.meta[t, ROOT] = nxt
-
-
-@njit(cache=True, _nrt=False)
-def _new_node(tree, t):
-    i = tree.meta[t, USED_NODES]
-    tree.meta[t, USED_NODES] = i + 1
-    tree.node[t, FIRST, i] = 0
-    tree.node[t, COUNT, i] = -1
-    return i
 
 
 @njit(cache=True, _nrt=False)
@@ -197,7 +130,7 @@ def _expand(tree, t, s, nd):
             e += 1
     # under dead_stones = "agree", answering a pass with a pass (a pause, its dead stones to
     # agree) weighs as much as every real move together
-    agree = pending and s.tab[ST, AGREE] == 1
+    agree = pending and s.tab[ST, AGREE_MODE] == 1
     pass_prior = max(_P_PASS, e - first) if agree else _P_PASS
     for action, prior in ((PASS, pass_prior), (VIRTUAL, _P_VIRTUAL)):
         tree.edge[t, ACT, e] = action
@@ -252,37 +185,6 @@ def black_value(s, row, params):
     return (1.0 - SCORE_WEIGHT) * win + SCORE_WEIGHT * term, True
 
 
-@njit(cache=True, _nrt=False)
-def _count_owners(tree, t, s):
-    """Add the scored end of a simulation to ``owned``."""
-    n2 = s.tab[ST, N] * s.tab[ST, N]
-    for i in range(n2):
-        p = s.pt[INTERIOR, i]
-        owner = s.pt[COLOR, p] if is_stone(s.pt[COLOR, p]) else s.pt[LAB, p]
-        if owner == BLACK or owner == WHITE:
-            tree.owned[t, owner - BLACK, i] += 1
-    tree.meta[t, SCORED] += 1
-
-
-@njit(cache=True, _nrt=False)
-def dead_list(g, tree, params, t):
-    """The dead stones colour ``t + 1`` names at a pause into ``tree.dead[t]`` (bordered
-    points, in point order); returns how many. A searching player names the stones whose
-    point its last search's playouts gave to the opponent in at least DEAD_SHARE of them; the
-    others name none (every stone alive)."""
-    scored = tree.meta[t, SCORED]
-    if params[K_KIND] != MCTS_KIND or scored <= 0:
-        return 0
-    k = 0
-    for i in range(g.tab[ST, N] * g.tab[ST, N]):
-        p = g.pt[INTERIOR, i]
-        c = g.pt[COLOR, p]
-        if is_stone(c) and tree.owned[t, opponent(c) - BLACK, i] >= DEAD_SHARE * scored:
-            tree.dead[t, k] = p
-            k += 1
-    return k
-
-
 @njit(cache=True, _nrt=False, inline="always")
 def finish(s, rng, params):
     """Play ``s`` to its end with the playout policy (no voluntary virtual moves)."""
@@ -311,25 +213,6 @@ def _apply(s, action):
 
 
 @njit(cache=True, _nrt=False)
-def _root(tree, t, g, visits):
-    """The root for this search: the reused one, or a fresh tree's when the root is gone or a
-    search might not fit in what is left of the arrays."""
-    nodes, edges = tree.node.shape[2], tree.edge.shape[2]
-    room = (visits + 1) * (g.tab[ST, N] * g.tab[ST, N] + 2)
-    root = tree.meta[t, ROOT]
-    if (
-        root < 0
-        or tree.meta[t, USED_NODES] + visits + 1 > nodes
-        or tree.meta[t, USED_EDGES] + room > edges
-    ):
-        tree.meta[t, USED_NODES] = 0
-        tree.meta[t, USED_EDGES] = 0
-        root = _new_node(tree, t)
-        tree.meta[t, ROOT] = root
-    return root
-
-
-@njit(cache=True, _nrt=False)
 def search(g, s, tree, rng, params):
     """Run the search of the player to move in ``g`` (``params``: its K_* row); ``s`` is the
     simulations' state. Returns the root node."""
@@ -337,7 +220,7 @@ def search(g, s, tree, rng, params):
     t = c - 1
     visits = np.int64(params[K_VISITS])
     explore = params[K_EXPLORE]
-    root = _root(tree, t, g, visits)
+    root = root_for(tree, t, g, visits)
     path = tree.path
     tree.owned[t] = 0
     tree.meta[t, SCORED] = 0
@@ -355,13 +238,13 @@ def search(g, s, tree, rng, params):
             child = tree.edge[t, CHILD, e]
             if child < 0:
                 if tree.meta[t, USED_NODES] < tree.node.shape[2]:
-                    tree.edge[t, CHILD, e] = _new_node(tree, t)
+                    tree.edge[t, CHILD, e] = new_node(tree, t)
                 break  # a new node: the playout starts here
             nd = child
         finish(s, rng, params)
         value, scored = black_value(s, tree.row, params)
         if scored:
-            _count_owners(tree, t, s)
+            count_owners(tree, t, s)
         for i in range(depth):
             e = path[i]
             tree.edge[t, NUM, e] += 1

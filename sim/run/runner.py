@@ -35,6 +35,18 @@ class RunResult:
     seconds: float = 0.0
 
 
+def _import_pandas() -> None:
+    """Load pandas now (pyarrow's Parquet reader loads it for the final check: here it loads
+    while the workers start, not after they end). A signal that lands inside the import's
+    class creation comes out wrapped in a RuntimeError (``__set_name__``): unwrap it."""
+    try:
+        import pandas  # noqa: F401
+    except RuntimeError as err:
+        if isinstance(err.__cause__, KeyboardInterrupt):
+            raise err.__cause__ from None
+        raise
+
+
 class Terminated(KeyboardInterrupt):
     """SIGTERM, handled as Ctrl-C."""
 
@@ -171,9 +183,8 @@ def _run_locked(cfg, run_dir, workers, resume, progress, config_file, scheduler)
             bar.set_postfix_str("starting workers (a first run compiles the engine)")
             pool = Pool(cfg, run_dir, workers, pending, on_done, result.failures)
             pool.start()
-            import pandas  # noqa: F401 - pyarrow's Parquet reader loads it for the final check
-
-            pool.run()  # (0.2 s): here it loads while the workers start, not after they end
+            _import_pandas()
+            pool.run()
     except KeyboardInterrupt as err:
         result.interrupted = signal.SIGTERM if isinstance(err, Terminated) else signal.SIGINT
         log.warning(

@@ -1,0 +1,141 @@
+"""The trees of the ``mcts`` player (``sim.players.mcts``): one per colour in preallocated
+arrays (``Tree``, row ``t`` = colour - 1), reused between moves.
+
+A node's edges are consecutive (``FIRST``, ``COUNT``); an edge holds its action, its child
+node and its visits (``edge``), the sum of its values and its prior. After every action of the
+game ``advance`` makes the child of that action each tree's root (or drops the tree); a
+search starts on a fresh tree when the root is gone or the arrays might not hold it
+(``root_for``). ``owned`` counts who owned each point at the end of the last search's
+playouts: the dead stones a searching player names at a pause (``dead_list``).
+"""
+
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+
+from sim.engine.board import is_stone
+from sim.engine.state import BLACK, COLOR, INTERIOR, LAB, ST, WHITE, N, opponent
+
+DEAD_SHARE = 0.7  # a stone is dead if this share of the last search's playouts lost its point
+
+# tree rows: node[t, ROW, i], edge[t, ROW, e], meta[t, ROW]
+FIRST, COUNT = 0, 1  # a node's first edge, its edge count (-1: not expanded)
+ACT, CHILD, NUM = 0, 1, 2  # an edge's action, its child node (-1: none yet), its visits
+USED_NODES, USED_EDGES, ROOT, SCORED = 0, 1, 2, 3  # SCORED: playouts counted in ``owned``
+
+Tree = namedtuple(
+    "Tree",
+    [
+        "node",  # int32[2, 2, nodes]
+        "edge",  # int32[2, 3, edges]
+        "wsum",  # float64[2, edges]: the sum of the values (the edge mover's) through an edge
+        "prior",  # float32[2, edges]
+        "meta",  # int64[2, 4]
+        "path",  # int64[depth]: the edges of a descent
+        "row",  # int64[len(RAW_FIELDS)]: a playout's raw outcome
+        "owned",  # int32[2, 2, N*N]: the last search's playouts that ended with each point
+        # Black's (row 0) or White's (row 1), stones or territory (JPD labels)
+        "dead",  # int64[2, N*N]: work space, each colour's list of dead stones at a pause
+    ],
+)
+
+
+def new_tree(rules, visits: int, raw_fields: int) -> Tree:
+    """Arrays for a search of ``visits`` simulations a move under ``rules``, per colour:
+    room for four searches' nodes, each with an edge per point plus pass and virtual."""
+    nodes = 4 * (visits + 1)
+    edges = nodes * (rules.board_size**2 + 2)
+    return Tree(
+        node=np.zeros((2, 2, nodes), np.int32),
+        edge=np.zeros((2, 3, edges), np.int32),
+        wsum=np.zeros((2, edges), np.float64),
+        prior=np.zeros((2, edges), np.float32),
+        meta=np.full((2, 4), -1, np.int64),
+        path=np.zeros(rules.max_actions + 2, np.int64),
+        row=np.zeros(raw_fields, np.int64),
+        owned=np.zeros((2, 2, rules.board_size**2), np.int32),
+        dead=np.zeros((2, rules.board_size**2), np.int64),
+    )
+
+
+@njit(cache=True, _nrt=False)
+def drop_trees(tree):
+    """Forget both trees (a new game)."""
+    tree.meta[:, ROOT] = -1
+
+
+@njit(cache=True, _nrt=False)
+def advance(tree, action):
+    """Follow the game's ``action`` (bordered point, PASS or VIRTUAL) from each tree's root: its
+    child becomes the root, or the tree is dropped."""
+    for t in range(2):
+        root = tree.meta[t, ROOT]
+        if root < 0:
+            continue
+        nxt = -1
+        first = tree.node[t, FIRST, root]
+        for e in range(first, first + tree.node[t, COUNT, root]):
+            if tree.edge[t, ACT, e] == action:
+                nxt = tree.edge[t, CHILD, e]
+                break
+        tree.meta[t, ROOT] = nxt
+
+
+@njit(cache=True, _nrt=False)
+def new_node(tree, t):
+    i = tree.meta[t, USED_NODES]
+    tree.meta[t, USED_NODES] = i + 1
+    tree.node[t, FIRST, i] = 0
+    tree.node[t, COUNT, i] = -1
+    return i
+
+
+@njit(cache=True, _nrt=False)
+def root_for(tree, t, g, visits):
+    """The root for this search: the reused one, or a fresh tree's when the root is gone or a
+    search might not fit in what is left of the arrays."""
+    nodes, edges = tree.node.shape[2], tree.edge.shape[2]
+    room = (visits + 1) * (g.tab[ST, N] * g.tab[ST, N] + 2)
+    root = tree.meta[t, ROOT]
+    if (
+        root < 0
+        or tree.meta[t, USED_NODES] + visits + 1 > nodes
+        or tree.meta[t, USED_EDGES] + room > edges
+    ):
+        tree.meta[t, USED_NODES] = 0
+        tree.meta[t, USED_EDGES] = 0
+        root = new_node(tree, t)
+        tree.meta[t, ROOT] = root
+    return root
+
+
+@njit(cache=True, _nrt=False)
+def count_owners(tree, t, s):
+    """Add the scored end of a simulation to ``owned``."""
+    n2 = s.tab[ST, N] * s.tab[ST, N]
+    for i in range(n2):
+        p = s.pt[INTERIOR, i]
+        owner = s.pt[COLOR, p] if is_stone(s.pt[COLOR, p]) else s.pt[LAB, p]
+        if owner == BLACK or owner == WHITE:
+            tree.owned[t, owner - BLACK, i] += 1
+    tree.meta[t, SCORED] += 1
+
+
+@njit(cache=True, _nrt=False)
+def dead_list(g, tree, t, judges):
+    """The dead stones colour ``t + 1`` names at a pause into ``tree.dead[t]`` (bordered
+    points, in point order); returns how many. A player that ``judges`` (a searching one)
+    names the stones whose point its last search's playouts gave to the opponent in at least
+    DEAD_SHARE of them; the others name none (every stone alive)."""
+    scored = tree.meta[t, SCORED]
+    if not judges or scored <= 0:
+        return 0
+    k = 0
+    for i in range(g.tab[ST, N] * g.tab[ST, N]):
+        p = g.pt[INTERIOR, i]
+        c = g.pt[COLOR, p]
+        if is_stone(c) and tree.owned[t, opponent(c) - BLACK, i] >= DEAD_SHARE * scored:
+            tree.dead[t, k] = p
+            k += 1
+    return k
