@@ -7,7 +7,9 @@ its canonical string (``Player.name``), which the analysis groups by. docs/rules
 ========== =================================================== ==================
 parameter  meaning (``mcts`` only)                             default
 ========== =================================================== ==================
-visits     playouts per move, 1..1,000,000                     1000
+visits     playouts per move, 1..100,000 (the trees of both     1000
+           colours take about 200 * visits * (N² + 2) bytes:
+           0.3 GB at 4,000 visits on 19x19)
 playout    the playout policy (``sim.schema.PLAYOUTS``)        ``"pattern"``
 play_for   the ruleset whose win it plays for                  ``"jpd_a"``
            (``sim.schema.RULESETS``; komi from the run's)
@@ -24,7 +26,7 @@ from dataclasses import dataclass, fields
 
 from sim.schema import PLAYERS, PLAYOUTS, RULESETS
 
-MAX_VISITS = 1_000_000
+MAX_VISITS = 100_000  # the trees' arrays grow with it (``sim.players.tree.new_tree``)
 
 
 class PlayerError(ValueError):
@@ -100,7 +102,7 @@ class Player:
         if not self.searches:
             return self.kind
         values = ",".join(
-            f"{k}={getattr(self, k):g}" if k in _FLOATS else f"{k}={getattr(self, k)}"
+            f"{k}={getattr(self, k):.12g}" if k in _FLOATS else f"{k}={getattr(self, k)}"
             for k in PARAMETERS
         )
         return f"{self.kind}({values})"

@@ -301,7 +301,7 @@ def write_run(
     """Write the games in ``tables`` (GAME_SCHEMA; game ids 0 .. games-1 in order, in tables of
     any size) as a finished run: one ``games/part-NNNNN.parquet`` per shard of the config and a
     manifest, with ``sim.dataset``'s own writers. The columns that are constant in a run (run
-    seed, policies, virtual rate, move cap, komi) are taken from the config; board size and
+    seed, players, virtual rate, move cap, komi) are taken from the config; board size and
     rules must match it (ValueError otherwise). ``config``: a RunConfig or a config table
     (``sim.config`` keys: at least board_size and games); ``name``: the run name (default:
     the config's, else the folder's). Returns the folder, which ``sim.dataset.check.check_run``

@@ -9,8 +9,8 @@ What is written:
   e.g. ``RU[JPD; repetition=global_superko; suicide=multi]`` (SGF has no name for them);
   ``KM`` is the **jpd_b** (B版) komi of the run and ``RE`` the **jpd_b** result, ``B+3.5``,
   ``W+0.5``, ``0`` (draw) or ``Void`` (no result: endings ``cycle`` and ``move_limit``); ``PB``
-  and ``PW`` are the policies; ``GN`` is ``<run name> game <id>``; ``DT`` the run's start date;
-  ``GC`` lists the ending and the result under every ruleset.
+  and ``PW`` are the players (canonical names); ``GN`` is ``<run name> game <id>``; ``DT`` the
+  run's start date; ``GC`` lists the ending and the result under every ruleset.
 - moves: one node per action, Black first, colours alternating. A point is two letters
   ``a``.. from the top-left (column, then row), as SGF counts them; a pass is an empty value
   ``B[]``; a pass that was later converted to a virtual move stays a pass, as in the record.
