@@ -8,7 +8,7 @@ or half points), never on rows: the whole analysis costs one ``bincount`` per ru
 Fair komi: the komi at which Black's score rate (wins + half the draws) is one half, read off
 by linear interpolation between half-point komis; for a distribution symmetric about m it is
 m. Its interval is a percentile bootstrap on multinomial redraws of the histogram.
-Games without a score (endings cycle and move_limit) are left out.
+Games without a score (endings cycle, move_limit and resign) are left out.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import pandas as pd
 
 from analysis import stats
 from analysis.finishes_last import FIRST, LAST
-from sim.schema import DEFAULT_KOMI, NO_WINNER_ENDINGS, RULESET_SCORE, RULESETS
+from sim.schema import DEFAULT_KOMI, RULESET_SCORE, RULESETS, UNSCORED_ENDINGS
 
 #: The scoring method behind each ruleset (for labels).
 METHOD = {
@@ -48,7 +48,7 @@ def black_lead(df: pd.DataFrame, ruleset: str) -> tuple[np.ndarray, np.ndarray]:
     lead2 = np.rint((raw - extra(df, ruleset)) * 2)
     scored = np.isfinite(lead2)
     if "ending" in df.columns:
-        scored &= ~df["ending"].isin(NO_WINNER_ENDINGS).to_numpy()
+        scored &= ~df["ending"].isin(UNSCORED_ENDINGS).to_numpy()
     return np.where(scored, lead2, 0).astype(np.int64), scored
 
 

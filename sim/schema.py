@@ -21,6 +21,8 @@ RULESET_SCORE = {
     "japanese": ("territory_diff_japanese", None),
 }
 NO_WINNER_ENDINGS = ("cycle", "move_limit")
+#: Endings without a score: no winner, or a resignation (its winner is set, its margins null).
+UNSCORED_ENDINGS = (*NO_WINNER_ENDINGS, "resign")
 #: Player kinds (``sim.player.Player``) and the playout policies of a searching player.
 PLAYERS = ("random", "capture", "pattern", "mcts")
 PLAYOUTS = ("random", "pattern")

@@ -261,6 +261,9 @@ def test_everything_survives_games_without_a_winner():
     df = frame(
         [{"area_diff_jpd": 3, "ending": "cycle"}, {"area_diff_jpd": -2, "ending": "move_limit"}]
     )
+    # a resignation has a winner but no score: the komi analysis leaves it out too
+    resigned = frame([{"area_diff_jpd": 40, "ending": "resign"}])
+    assert (komi.fair_komi(resigned, n_boot=0)["games"] == 0).all()
     assert (disagreement.disagreement(df)["games"] == 0).all()
     assert disagreement.disagreement(df)["rate"].isna().all()
     assert ab_effect.ab_summary(df).iloc[0]["games"] == 0
