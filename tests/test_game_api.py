@@ -5,6 +5,7 @@ validator, with named presets."""
 import numpy as np
 import pytest
 
+from sim.coords import parse_action
 from sim.engine.game import Game
 from sim.rules import PRESETS, RuleError, Rules
 from sim.schema import DEFAULT_KOMI
@@ -86,3 +87,23 @@ def test_bad_batches(options, message):
     )
     with pytest.raises(ValueError, match=message):
         play_batch(Rules(5), **{**args, **options})
+
+
+def test_a_settled_pause_keeps_the_state_consistent():
+    """dead_stones = "agree": a resumption, then an agreement whose dead stones are removed
+    one by one; the engine's incremental state agrees with its board after each (exact mode
+    and hash mode)."""
+    for exact in (True, False):
+        game = Game(Rules(5, dead_stones="agree"), exact=exact)
+        for token in "C3 D4 B2 pass pass resume E5 pass pass agree D4 B2".split():
+            assert game.play(parse_action(token, 5)) is None, token
+            assert game.check() is None, token
+        out = game.outcome()
+        assert (out["dead_b"], out["dead_w"], out["resumptions"], out["ending"]) == (
+            1,
+            1,
+            1,
+            "pause",
+        )
+        assert game.play(parse_action("C2", 5)) == "no stone to remove"  # a dead stone, if any
+        assert game.play(parse_action("pass", 5)) == "game over (pause)"
