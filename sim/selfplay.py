@@ -16,27 +16,15 @@ from sim.engine.pause import open_pause, settle
 from sim.engine.state import ACTIONS, ENDING, PLAIN, ST, TO_MOVE, new_state
 from sim.player import Player
 from sim.players.capture import capture_move
-from sim.players.mcts import (
-    K_EXPLORE,
-    K_KIND,
-    K_KOMI,
-    K_PLAY_FOR,
-    K_PLAYOUT,
-    K_RESIGN,
-    K_VISITS,
-    MCTS_KIND,
-    N_K,
-    mcts_move,
-)
+from sim.players.mcts import mcts_move
+from sim.players.params import CAPTURE, K_KIND, MCTS, PATTERN, kernel_parameters
 from sim.players.pattern import pattern_move
 from sim.players.random import random_move
 from sim.players.stream import start_stream
 from sim.players.tree import advance, dead_list, drop_trees, new_tree
 from sim.rules import Rules
-from sim.schema import PLAYERS, PLAYOUTS, RAW_FIELDS, RULESETS
+from sim.schema import RAW_FIELDS
 
-CAPTURE = PLAYERS.index("capture")
-PATTERN = PLAYERS.index("pattern")
 _MOVES_BUFFER = 1 << 20  # actions recorded by one kernel call (it returns before overflowing)
 
 
@@ -45,7 +33,7 @@ def play_games(
     g, seed, game_ids, players, virtual_rate, rows, moves, offsets, setup, rng, fault, s, tree
 ):
     """Play ``game_ids`` from the empty board, colour c with the player ``players[c - 1]`` (a
-    row of ``sim.players.mcts.K_*`` parameters; K_KIND an index in ``sim.schema.PLAYERS``;
+    row of ``sim.players.params``;
     searches on the state ``s`` and the trees ``tree``); raw outcomes into ``rows``. If
     ``moves`` is not empty, every action goes there (sim.coords encoding), game j at
     ``moves[offsets[j]:offsets[j+1]]``; the call stops early, returning the number of
@@ -58,6 +46,7 @@ def play_games(
     check = fault.size > 0
     cap = g.tab.shape[1]  # > the longest game
     pos = offsets[0]
+    searching = players[0, K_KIND] == MCTS or players[1, K_KIND] == MCTS
     for j in range(game_ids.size):
         if record and pos + cap > moves.size:
             return j
@@ -71,30 +60,18 @@ def play_games(
                 action, code = capture_move(g, rng, virtual_rate)
             elif kind == PATTERN:
                 action, code = pattern_move(g, rng, virtual_rate)
-            elif kind == MCTS_KIND:
+            elif kind == MCTS:
                 action, code = mcts_move(g, s, tree, rng, params)
             else:
                 action, code = random_move(g, rng, virtual_rate)
             apply_action(g, action, code)
-            advance(tree, action)
+            if searching:
+                advance(tree, action)
             if record:
                 moves[pos] = action if action < 0 else g.pt[PLAIN, action]
                 pos += 1
-            if open_pause(g):  # dead_stones = "agree": both name their dead stones
-                k = dead_list(g, tree, 0, players[0, K_KIND] == MCTS_KIND)
-                agreed = k == dead_list(g, tree, 1, players[1, K_KIND] == MCTS_KIND)
-                for i in range(k):
-                    agreed = agreed and tree.dead[0, i] == tree.dead[1, i]
-                settled = AGREE if agreed else RESUME
-                settle(g, settled)
-                if record:
-                    moves[pos] = settled
-                    pos += 1
-                for i in range(k if agreed else 0):
-                    settle(g, tree.dead[0, i])
-                    if record:
-                        moves[pos] = g.pt[PLAIN, tree.dead[0, i]]
-                        pos += 1
+            if g.tab[ST, ENDING] != 0 and open_pause(g):
+                pos = _settle_pause(g, tree, players, moves, pos)
             if check:
                 problem, point = check_consistency(g)
                 if problem != CONSISTENT:
@@ -103,6 +80,30 @@ def play_games(
         outcome_row(g, rows[j])
         offsets[j + 1] = pos
     return game_ids.size
+
+
+@njit(cache=True, _nrt=False)
+def _settle_pause(g, tree, players, moves, pos):
+    """dead_stones = "agree", at a pause: both players name their dead stones
+    (``sim.players.tree.dead_list``); equal lists are agreed and removed, different ones
+    resume play (``sim.engine.pause``). The settlement goes into ``moves`` (if not empty)
+    from ``pos`` on; returns the position after it."""
+    k = dead_list(g, tree, 0, players[0, K_KIND] == MCTS)
+    agreed = k == dead_list(g, tree, 1, players[1, K_KIND] == MCTS)
+    for i in range(k):
+        agreed = agreed and tree.dead[0, i] == tree.dead[1, i]
+    settled = AGREE if agreed else RESUME
+    settle(g, settled)
+    record = moves.size > 0
+    if record:
+        moves[pos] = settled
+        pos += 1
+    for i in range(k if agreed else 0):
+        settle(g, tree.dead[0, i])
+        if record:
+            moves[pos] = g.pt[PLAIN, tree.dead[0, i]]
+            pos += 1
+    return pos
 
 
 def play_batch(
@@ -174,16 +175,3 @@ def play_batch(
     bans = rows[:, R_REP_BANS].astype(np.int32)
     cols["repetition_bans"] = pa.array(bans) if arrow else bans
     return cols, (chunks if record_moves else None)
-
-
-def kernel_parameters(player: Player, rules: Rules) -> list:
-    """A player's row of ``sim.players.mcts.K_*`` parameters for the kernel."""
-    row = [0.0] * N_K
-    row[K_KIND] = PLAYERS.index(player.kind)
-    row[K_VISITS] = player.visits
-    row[K_PLAYOUT] = PLAYOUTS.index(player.playout)
-    row[K_PLAY_FOR] = RULESETS.index(player.play_for)
-    row[K_KOMI] = rules.komi[player.play_for]
-    row[K_RESIGN] = player.resign_below
-    row[K_EXPLORE] = player.explore
-    return row

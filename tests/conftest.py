@@ -41,6 +41,25 @@ EXAMPLE_CASES = (
 )
 
 
+#: A small run: 120 5x5 games in 4 shards, virtual moves, every game's moves stored.
+SMALL_RUN = """\
+board_size = 5
+games = 120
+shard_size = 30
+seed = 11
+virtual_rate = 0.1
+record_moves = "all"
+"""
+
+
+@pytest.fixture(scope="module")
+def config_file(tmp_path_factory):
+    """SMALL_RUN as a config file (one per test module)."""
+    path = tmp_path_factory.mktemp("cfg") / "small.toml"
+    path.write_text(SMALL_RUN)
+    return path
+
+
 @pytest.fixture(params=ENGINES)
 def Game(request):
     """The game class of one engine: ``tests.reference.RefGame``, or ``sim.engine.game.Game`` in

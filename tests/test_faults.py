@@ -23,22 +23,6 @@ from sim.run import runner
 from tests import faults
 from tests.faults import command, digest, footer_start, signal_at, silent_flip, small_disk
 
-CONFIG = """\
-board_size = 5
-games = 120
-shard_size = 30
-seed = 5
-virtual_rate = 0.1
-record_moves = "all"
-"""
-
-
-@pytest.fixture(scope="module")
-def config_file(tmp_path_factory):
-    path = tmp_path_factory.mktemp("cfg") / "faults.toml"
-    path.write_text(CONFIG)
-    return path
-
 
 @pytest.fixture(scope="module")
 def reference(config_file, tmp_path_factory):

@@ -5,11 +5,13 @@ between moves, and its dead stones at a pause (dead_stones = "agree")."""
 import numpy as np
 
 from sim.coords import RESIGN
+from sim.engine.game import Game
 from sim.engine.history import PASS
+from sim.engine.outcome import outcome_row, row_margin
 from sim.player import Player
 from sim.players.tree import ACT, CHILD, COUNT, FIRST, ROOT, advance, drop_trees, new_tree
 from sim.rules import Rules
-from sim.schema import MAX_RESUMPTIONS, RAW_FIELDS
+from sim.schema import MAX_RESUMPTIONS, RAW_FIELDS, RULESETS
 from sim.selfplay import play_batch
 from tests.reference import RefGame
 
@@ -122,3 +124,22 @@ def test_dead_stones_agreed_and_disputed_match_the_reference():
             k: expected[k] for k in ("dead_b", "dead_w", "resumptions", "ending")
         }
         assert disputed["area_diff_jpd"][j] == expected["area_diff_jpd"]
+
+
+def test_the_search_values_a_game_by_the_rows_margin():
+    """``row_margin`` (the margin the search plays for, in the kernels) is the margin of the
+    rows (``outcome.rulings``) under every ruleset, on games that exercise each ruleset's
+    point (virtual moves, passes first by either side)."""
+    rules = Rules(6, komi={"jpd_a": 2.5, "jpd_b": -3.0, "jpd_tangsong": 0.5, "japanese": 4.0})
+    _, moves = play_batch(
+        rules, seed=4, game_ids=np.arange(40), virtual_rate=0.1, record_moves=True
+    )
+    row = np.zeros(len(RAW_FIELDS), np.int64)
+    for actions in moves:
+        game = Game(rules)
+        for action in actions.tolist():
+            game.play(action)
+        outcome_row(game._g, row)
+        expected = game.outcome()
+        for r, ruleset in enumerate(RULESETS):
+            assert row_margin(row, r, rules.komi[ruleset]) == expected[f"margin_{ruleset}"]

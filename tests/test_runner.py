@@ -31,21 +31,6 @@ from sim.run.stored import replay_stored
 from sim.schema import GAME_SCHEMA, RULESETS
 
 ROOT = Path(__file__).resolve().parent.parent
-CONFIG = """\
-board_size = 5
-games = 120
-shard_size = 30
-seed = 11
-virtual_rate = 0.1
-record_moves = "all"
-"""
-
-
-@pytest.fixture(scope="module")
-def config_file(tmp_path_factory):
-    path = tmp_path_factory.mktemp("cfg") / "small.toml"
-    path.write_text(CONFIG)
-    return path
 
 
 @pytest.fixture(scope="module")

@@ -7,6 +7,7 @@ start of a game.
 
 from numba import njit
 
+from sim.coords import PASS, RESIGN, VIRTUAL
 from sim.engine.board import (
     clear,
     is_empty,
@@ -86,9 +87,6 @@ from sim.engine.state import (
     opponent,
     slot,
 )
-
-PASS, VIRTUAL, RESIGN = -1, -2, -3
-
 
 # ---- a game ----------------------------------------------------------------------------------
 

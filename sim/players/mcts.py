@@ -53,7 +53,16 @@ from sim.engine.state import (
     opponent,
     slot,
 )
-from sim.players.pattern import TABLE, around, neighbourhood, pattern_move
+from sim.players.params import (
+    K_EXPLORE,
+    K_KOMI,
+    K_PLAY_FOR,
+    K_PLAYOUT,
+    K_RESIGN,
+    K_VISITS,
+    PATTERN_PLAYOUT,
+)
+from sim.players.pattern import around, matches_at, pattern_move
 from sim.players.random import fills_own_eye, random_move
 from sim.players.tactics import bad_self_atari
 from sim.players.tree import (
@@ -69,18 +78,11 @@ from sim.players.tree import (
     new_node,
     root_for,
 )
-from sim.schema import PLAYERS, PLAYOUTS
 
-PATTERN_PLAYOUT = PLAYOUTS.index("pattern")
-MCTS_KIND = PLAYERS.index("mcts")
 SCORE_WEIGHT = 0.05
 # priors (before normalising): a real move 1; a capture +4, a 3x3 pattern next to the
 # opponent's last move +2; a self-atari the pattern player refuses 0.1; pass and virtual
 _P_CAPTURE, _P_PATTERN, _P_SELF_ATARI, _P_PASS, _P_VIRTUAL = 4.0, 2.0, 0.1, 0.5, 0.5
-
-# a player's parameters: one float64 row per colour (``sim.selfplay``)
-K_KIND, K_VISITS, K_PLAYOUT, K_PLAY_FOR, K_KOMI, K_RESIGN, K_EXPLORE = range(7)
-N_K = 7
 
 
 @njit(cache=True, _nrt=False)
@@ -101,8 +103,7 @@ def _prior(s, p, c):
     if last > 0:
         for d in range(8):
             if around(last, w, d) == p:
-                code = neighbourhood(pt, p, w, c)
-                if TABLE[code >> 3] >> (code & 7) & 1:
+                if matches_at(pt, p, w, c):
                     prior += _P_PATTERN
                 break
     return prior
@@ -186,6 +187,16 @@ def black_value(s, row, params):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def _take(s, action, code):
+    """Take a legal action in the simulation ``s``. A pause whose dead stones are to be agreed
+    is played on (``resume``): the search values a pause by the game played out, the stones
+    its playouts capture being the dead ones."""
+    apply_action(s, action, code)
+    if s.tab[ST, ENDING] != 0 and open_pause(s):
+        resume(s)
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def finish(s, rng, params):
     """Play ``s`` to its end with the playout policy (no voluntary virtual moves)."""
     pattern = params[K_PLAYOUT] == PATTERN_PLAYOUT
@@ -194,28 +205,22 @@ def finish(s, rng, params):
             action, code = pattern_move(s, rng, 0.0)
         else:
             action, code = random_move(s, rng, 0.0)
-        apply_action(s, action, code)
-        if open_pause(s):
-            resume(s)
+        _take(s, action, code)
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def _apply(s, action):
-    """Take a tree action in ``s`` (legal there: the edge was made in that position). A pause
-    whose dead stones are to be agreed is played on (``resume``): the search values a pause by
-    the game played out, the stones its playouts capture being the dead ones."""
+    """Take a tree action in ``s`` (legal there: the edge was made in that position)."""
     code = OK
     if action >= 0:
         code = judge(s, action, s.tab[ST, TO_MOVE], s.tab[ST, PENDING_PASS])
-    apply_action(s, action, code)
-    if open_pause(s):
-        resume(s)
+    _take(s, action, code)
 
 
 @njit(cache=True, _nrt=False)
 def search(g, s, tree, rng, params):
-    """Run the search of the player to move in ``g`` (``params``: its K_* row); ``s`` is the
-    simulations' state. Returns the root node."""
+    """Run the search of the player to move in ``g`` (``params``: its row of
+    ``sim.players.params``); ``s`` is the simulations' state. Returns the root node."""
     c = g.tab[ST, TO_MOVE]
     t = c - 1
     visits = np.int64(params[K_VISITS])
@@ -243,7 +248,7 @@ def search(g, s, tree, rng, params):
             nd = child
         finish(s, rng, params)
         value, scored = black_value(s, tree.row, params)
-        if scored:
+        if scored and s.tab[ST, AGREE_MODE]:  # owners only matter for the dead stones
             count_owners(tree, t, s)
         for i in range(depth):
             e = path[i]

@@ -137,6 +137,13 @@ def around(p, w, d):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def matches_at(pt, p, w, c):
+    """Whether the 3x3 neighbourhood of ``p``, seen by colour ``c``, matches a pattern."""
+    code = neighbourhood(pt, p, w, c)
+    return TABLE[code >> 3] >> (code & 7) & 1 == 1
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def neighbourhood(pt, p, w, c):
     """The 8-neighbourhood code of ``p`` seen by colour ``c`` (its stones 1, the others' 2)."""
     code = 0
@@ -227,8 +234,7 @@ def _pattern(g, rng, last, c):
     for d in range(8):
         q = around(last, w, d)
         if pt[COLOR, q] == EMPTY:
-            code = neighbourhood(pt, q, w, c)
-            if TABLE[code >> 3] >> (code & 7) & 1:
+            if matches_at(pt, q, w, c):
                 found |= 1 << d
                 k += 1
     while k > 0:

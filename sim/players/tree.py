@@ -34,7 +34,8 @@ Tree = namedtuple(
         "meta",  # int64[2, 4]
         "path",  # int64[depth]: the edges of a descent
         "row",  # int64[len(RAW_FIELDS)]: a playout's raw outcome
-        "owned",  # int32[2, 2, N*N]: the last search's playouts that ended with each point
+        "owned",  # int32[2, 2, N*N]: the last search's playouts (dead_stones = "agree" only)
+        # that ended with each point
         # Black's (row 0) or White's (row 1), stones or territory (JPD labels)
         "dead",  # int64[2, N*N]: work space, each colour's list of dead stones at a pause
     ],
