@@ -29,6 +29,22 @@ _MOVES_BUFFER = 1 << 20  # actions recorded by one kernel call (it returns befor
 
 
 @njit(cache=True, _nrt=False)
+def player_action(g, s, tree, rng, params, virtual_rate):
+    """The action (bordered point, PASS, VIRTUAL or RESIGN) and ``judge`` verdict of the
+    player to move in ``g``, whose row of ``sim.players.params`` is ``params``; a searching
+    player searches on ``s`` and ``tree``. Play it with ``apply_action``, then
+    ``advance(tree, action)`` when a player searches."""
+    kind = params[K_KIND]
+    if kind == CAPTURE:
+        return capture_move(g, rng, virtual_rate)
+    if kind == PATTERN:
+        return pattern_move(g, rng, virtual_rate)
+    if kind == MCTS:
+        return mcts_move(g, s, tree, rng, params)
+    return random_move(g, rng, virtual_rate)
+
+
+@njit(cache=True, _nrt=False)
 def play_games(
     g, seed, game_ids, players, virtual_rate, rows, moves, offsets, setup, rng, fault, s, tree
 ):
@@ -54,16 +70,9 @@ def play_games(
         start_stream(rng, seed, game_ids[j])
         drop_trees(tree)
         while g.tab[ST, ENDING] == 0:
-            params = players[g.tab[ST, TO_MOVE] - 1]
-            kind = params[K_KIND]
-            if kind == CAPTURE:
-                action, code = capture_move(g, rng, virtual_rate)
-            elif kind == PATTERN:
-                action, code = pattern_move(g, rng, virtual_rate)
-            elif kind == MCTS:
-                action, code = mcts_move(g, s, tree, rng, params)
-            else:
-                action, code = random_move(g, rng, virtual_rate)
+            action, code = player_action(
+                g, s, tree, rng, players[g.tab[ST, TO_MOVE] - 1], virtual_rate
+            )
             apply_action(g, action, code)
             if searching:
                 advance(tree, action)
@@ -77,7 +86,7 @@ def play_games(
                 if problem != CONSISTENT:
                     fault[0], fault[1], fault[2] = problem, point, g.tab[ST, ACTIONS]
                     return j
-        outcome_row(g, rows[j])
+        outcome_row(g, rows[j], True)
         offsets[j + 1] = pos
     return game_ids.size
 

@@ -128,7 +128,8 @@ def test_dead_stones_agreed_and_disputed_match_the_reference():
 
 def test_the_search_values_a_game_by_the_rows_margin():
     """``row_margin`` (the margin the search plays for, in the kernels) is the margin of the
-    rows (``outcome.rulings``) under every ruleset, on games that exercise each ruleset's
+    rows (``outcome.rulings``) under every ruleset, from the row the search writes (no literal
+    count), on games that exercise each ruleset's
     point (virtual moves, passes first by either side)."""
     rules = Rules(6, komi={"jpd_a": 2.5, "jpd_b": -3.0, "jpd_tangsong": 0.5, "japanese": 4.0})
     _, moves = play_batch(
@@ -139,7 +140,7 @@ def test_the_search_values_a_game_by_the_rows_margin():
         game = Game(rules)
         for action in actions.tolist():
             game.play(action)
-        outcome_row(game._g, row)
+        outcome_row(game._g, row, False)  # as the search scores a playout
         expected = game.outcome()
         for r, ruleset in enumerate(RULESETS):
             assert row_margin(row, r, rules.komi[ruleset]) == expected[f"margin_{ruleset}"]

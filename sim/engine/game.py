@@ -90,7 +90,7 @@ class Game:
         """Every outcome field (JSON-ready values) of the game as it stands; ``komi``
         overrides the rules' komi of some rulesets."""
         row = np.zeros((1, len(RAW_FIELDS)), np.int64)
-        outcome_row(self._g, row[0])
+        outcome_row(self._g, row[0], True)
         rules = self.rules if komi is None else self.rules.with_(komi={**self.rules.komi, **komi})
         cols = columns(row, rules)
         values = {

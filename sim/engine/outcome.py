@@ -85,9 +85,10 @@ assert RAW_FIELDS[R_TERR + 1] == "territory_w_jpd" and RAW_FIELDS[R_AREA2 + 1] =
 
 
 @njit(cache=True, _nrt=False)
-def outcome_row(g, row):
+def outcome_row(g, row, literal):
     """The raw outcome of the game as it stands (stones agreed dead already removed) into
-    ``row``."""
+    ``row``; with ``literal`` False the literal equal-stones count and the moku are left out
+    (a search's playouts: ``row_margin`` reads neither)."""
     st = g.tab[ST]
     row[R_ENDING] = st[ENDING]
     row[R_ACTIONS] = st[ACTIONS]
@@ -120,6 +121,8 @@ def outcome_row(g, row):
     row[R_JAPANESE] = (
         japanese[BLACK] + st[slot(LOST, WHITE)] - japanese[WHITE] - st[slot(LOST, BLACK)]
     )
+    if not literal:
+        return
     row[R_BALANCED], row[R_ES_DIFF2] = equal_stones(g, lab)
     moku = counter(g, T_MOKU)
     for c in (BLACK, WHITE):

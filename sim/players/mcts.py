@@ -178,7 +178,7 @@ def black_value(s, row, params):
     ending = s.tab[ST, ENDING]
     if ending == CYCLE or ending == MOVE_LIMIT:
         return 0.5, False
-    outcome_row(s, row)
+    outcome_row(s, row, False)
     margin = row_margin(row, np.int64(params[K_PLAY_FOR]), params[K_KOMI])
     win = 1.0 if margin > 0 else (0.0 if margin < 0 else 0.5)
     area = s.tab[ST, N] * s.tab[ST, N]

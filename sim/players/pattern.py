@@ -124,6 +124,22 @@ def build_table(patterns=PATTERNS):
 TABLE = build_table()
 
 
+def _by_colour(table):
+    """The table read in the board's own colours (EMPTY 0, BLACK 1, WHITE 2, BORDER 3) for
+    each mover: row BLACK - 1 is ``table`` itself, row WHITE - 1 the same with the colours
+    swapped, so that the kernels look a neighbourhood up without recolouring it."""
+    match = np.unpackbits(table, bitorder="little").astype(bool)
+    code = np.arange(4**8)
+    swapped = np.zeros_like(code)
+    for i in range(8):
+        v = code >> (2 * i) & 3
+        swapped |= np.where((v == BLACK) | (v == WHITE), BLACK + WHITE - v, v) << (2 * i)
+    return np.stack([table, np.packbits(match[swapped], bitorder="little")])
+
+
+BY_COLOUR = _by_colour(TABLE)
+
+
 def matches(code: int) -> bool:
     """Whether an 8-neighbourhood code matches a pattern (``TABLE``, from Python)."""
     return bool(TABLE[code >> 3] >> (code & 7) & 1)
@@ -139,20 +155,10 @@ def around(p, w, d):
 @njit(cache=True, _nrt=False, inline="always")
 def matches_at(pt, p, w, c):
     """Whether the 3x3 neighbourhood of ``p``, seen by colour ``c``, matches a pattern."""
-    code = neighbourhood(pt, p, w, c)
-    return TABLE[code >> 3] >> (code & 7) & 1 == 1
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def neighbourhood(pt, p, w, c):
-    """The 8-neighbourhood code of ``p`` seen by colour ``c`` (its stones 1, the others' 2)."""
     code = 0
     for d in range(8):
-        v = pt[COLOR, around(p, w, d)]
-        if c == WHITE and (v == BLACK or v == WHITE):
-            v = BLACK + WHITE - v
-        code |= v << (2 * d)
-    return code
+        code |= pt[COLOR, around(p, w, d)] << (2 * d)
+    return BY_COLOUR[c - 1, code >> 3] >> (code & 7) & 1 == 1
 
 
 @njit(cache=True, _nrt=False, inline="always")
