@@ -24,14 +24,11 @@ def _path(text: str) -> str:
     return text
 
 
-def _add_replay(sub):
+def _add_rule_options(p, dead_stones_help: str, komi_help: str) -> None:
+    """The options of the rules of play (``sim.commands.replay.rules_from_options`` reads them)."""
     from sim.rules import PRESETS
     from sim.schema import DEAD_STONES, REPETITIONS, SUICIDES
 
-    p = sub.add_parser(
-        "replay", help="play a move list (or a stored game) and print its outcome as JSON"
-    )
-    p.add_argument("--size", type=int, help="board size N (2..25)")
     p.add_argument(
         "--rules",
         default="jpd",
@@ -41,24 +38,26 @@ def _add_replay(sub):
     p.add_argument("--repetition", choices=REPETITIONS, help="default: the preset's")
     p.add_argument("--suicide", choices=SUICIDES, help="default: the preset's")
     p.add_argument("--max-actions", type=int, help="move cap (default 8*N*N)")
-    p.add_argument(
-        "--dead-stones",
-        choices=DEAD_STONES,
-        help="at a pause: all_alive (default) or agree (then `agree` and the dead stones, or "
+    p.add_argument("--dead-stones", choices=DEAD_STONES, help=dead_stones_help)
+    p.add_argument("--komi", action="append", default=[], metavar="RULESET=VALUE", help=komi_help)
+
+
+def _add_replay(sub):
+    p = sub.add_parser(
+        "replay", help="play a move list (or a stored game) and print its outcome as JSON"
+    )
+    p.add_argument("--size", type=int, help="board size N (2..25)")
+    _add_rule_options(
+        p,
+        "at a pause: all_alive (default) or agree (then `agree` and the dead stones, or "
         "`resume`, follow the two passes)",
+        "komi for one ruleset (repeatable)",
     )
     p.add_argument(
         "--setup",
         type=_path,
         metavar="FILE",
         help="starting position: ASCII diagram, top row first",
-    )
-    p.add_argument(
-        "--komi",
-        action="append",
-        default=[],
-        metavar="RULESET=VALUE",
-        help="komi for one ruleset (repeatable)",
     )
     p.add_argument("--legal", action="store_true", help="also print legal_moves")
     p.add_argument(
@@ -120,6 +119,36 @@ def _add_report(sub):
     )
 
 
+def _add_gtp(sub):
+    p = sub.add_parser(
+        "gtp", help="play one of the simulator's players as a GTP 2 engine on stdin/stdout"
+    )
+    p.add_argument(
+        "--player",
+        default="random",
+        metavar="SPEC",
+        help="random, capture, pattern, mcts or e.g. mcts(visits=400,play_for=jpd_b) "
+        "(default random)",
+    )
+    p.add_argument(
+        "--size", type=int, default=19, help="board size N (2..25) until boardsize (default 19)"
+    )
+    _add_rule_options(
+        p,
+        "at a pause: all_alive (default) or agree",
+        "komi for one ruleset (repeatable); GTP komi sets the player's play_for ruleset's",
+    )
+    p.add_argument(
+        "--seed", type=int, default=0, help="game k of the session plays the stream (S, k)"
+    )
+    p.add_argument(
+        "--virtual-rate",
+        type=float,
+        default=0.0,
+        help="share of virtual moves of the playout players, 0..1 (default 0)",
+    )
+
+
 class _Parser(argparse.ArgumentParser):
     """Usage errors as one line, exit status 2."""
 
@@ -130,7 +159,7 @@ class _Parser(argparse.ArgumentParser):
 def parser() -> argparse.ArgumentParser:
     p = _Parser(prog="jpdsim", description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    for add in (_add_replay, _add_run, _add_sgf, _add_report):
+    for add in (_add_replay, _add_run, _add_sgf, _add_report, _add_gtp):
         add(sub)
     return p
 
@@ -141,6 +170,7 @@ COMMANDS = {
     "run": "sim.commands.run",
     "sgf": "sim.commands.sgf",
     "report": "analysis.report",
+    "gtp": "sim.commands.gtp",
 }
 
 

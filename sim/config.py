@@ -12,11 +12,11 @@ shard_size      games per shard file ``games/part-NNNNN.parquet``,      10000
                 1..10,000,000
 seed            run seed, 0 .. 2**63-1; a game depends on (seed, id)    0
 [players.black] the player of each colour (``sim.player.Player``): a table  ``kind = "random"``
-[players.white] with ``kind`` and, for ``mcts``, its parameters
+[players.white] with ``kind`` and, for ``mcts`` and ``gtp``, its parameters
 virtual_rate    probability that a playout player (random, capture,     0.0
                 pattern) plays a virtual move, 0..1
-record_moves    ``"none"``, ``"cycles"`` (games not ended by a pause,   ``"none"``
-                or with repetition bans) or ``"all"``
+record_moves    ``"none"``, ``"cycles"`` (games not ended by a pause,   ``"none"``; ``"all"``
+                or with repetition bans) or ``"all"``                   if a gtp player plays
 *the rules*     (``sim.rules.Rules``, validated there)
 rules           a preset of ``sim.rules.PRESETS``; the keys below       ``"jpd"``
                 override its values
@@ -123,6 +123,11 @@ class RunConfig:
         players = {"black": self.black.to_dict(), "white": self.white.to_dict()}
         return {**out, "players": players, **self.rules.to_dict()}
 
+    @property
+    def engines(self) -> bool:
+        """Whether a GTP program plays (the games go through ``sim.referee``)."""
+        return "gtp" in (self.black.kind, self.white.kind)
+
     def play_kwargs(self) -> dict:
         """Keyword arguments of ``sim.selfplay.play_batch`` (all but game_ids, record_moves)."""
         return dict(
@@ -208,6 +213,9 @@ def config_from_dict(raw: dict, where: str, default_name: str | None = None) -> 
         if key not in raw:
             raise UserError(f"{where}: key {key!r}: missing (required)")
     values = {k: raw[k] for k in _RUN_KEYS if k in raw}
+    players = players_from_dict(raw, where)
+    if any(p.kind == "gtp" for p in players.values()):
+        values.setdefault("record_moves", "all")  # an engine's games replay only from moves
     values.setdefault("name", default_name)
     if values["name"] is None:
         raise UserError(f"{where}: key 'name': missing (required)")
@@ -215,7 +223,7 @@ def config_from_dict(raw: dict, where: str, default_name: str | None = None) -> 
     for f in fields(RunConfig):
         object.__setattr__(cfg, f.name, values.get(f.name, f.default))
     object.__setattr__(cfg, "rules", rules_from_dict(raw, where))
-    for colour, player in players_from_dict(raw, where).items():
+    for colour, player in players.items():
         object.__setattr__(cfg, colour, player)
     _resolve(cfg, where)
     return cfg

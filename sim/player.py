@@ -1,28 +1,41 @@
 """Who plays a colour: one frozen value type, its validator and its canonical name.
 
-A ``Player`` is a kind (``sim.schema.PLAYERS``) and, for ``mcts``, its parameters. A run
-config gives one per colour (``[players.black]``, ``[players.white]``); rows record each as
-its canonical string (``Player.name``), which the analysis groups by. docs/rules.md §11.
+A ``Player`` is a kind (``sim.schema.PLAYERS``) and the parameters of that kind. A run config
+gives one per colour (``[players.black]``, ``[players.white]``); rows record each as its
+canonical string (``Player.name``), which the analysis groups by. docs/rules.md §11, and
+docs/gtp.md for ``gtp``.
 
-========== =================================================== ==================
-parameter  meaning (``mcts`` only)                             default
-========== =================================================== ==================
-visits     playouts per move, 1..100,000 (the trees of both     1000
-           colours take about 200 * visits * (N² + 2) bytes:
-           0.3 GB at 4,000 visits on 19x19)
-playout    the playout policy (``sim.schema.PLAYOUTS``)        ``"pattern"``
-play_for   the ruleset whose win it plays for                  ``"jpd_a"``
-           (``sim.schema.RULESETS``; komi from the run's)
-resign_below  resign when its best move's win rate is below    0 (never)
-           this, 0..0.5
-explore    the exploration constant of its PUCT selection      1.0
-========== =================================================== ==================
+=============== ============================================== ==================
+parameter       meaning                                        default
+=============== ============================================== ==================
+*mcts*
+visits          playouts per move, 1..100,000 (the trees of    1000
+                both colours take about 200 * visits * (N² + 2)
+                bytes: 0.3 GB at 4,000 visits on 19x19)
+playout         the playout policy (``sim.schema.PLAYOUTS``)   ``"pattern"``
+resign_below    resign when its best move's win rate is below  0 (never)
+                this, 0..0.5
+explore         the exploration constant of its PUCT selection 1.0
+*mcts and gtp*
+play_for        the ruleset whose win it plays for             ``"jpd_a"``
+                (``sim.schema.RULESETS``; komi from the run's)
+*gtp*
+command         the GTP program: a string (split as a shell    required
+                would) or a list of arguments
+name            what rows call it (``name`` in a config)      the program's
+                                                               file name
+genmove_timeout seconds allowed for one move, 0.1..3600         30
+komi_to_engine  the komi the engine is told                    the komi of
+                                                               ``play_for``
+=============== ============================================== ==================
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, fields
+import os
+import shlex
+from dataclasses import dataclass
 
 from sim.schema import PLAYERS, PLAYOUTS, RULESETS
 
@@ -54,7 +67,8 @@ def _choice(key, value, choices):
 
 @dataclass(frozen=True)
 class Player:
-    """A player; validated on creation, a PlayerError naming the option otherwise."""
+    """A player; validated on creation, a PlayerError naming the option otherwise. A gtp
+    player's ``name`` option is the field ``label`` (``name`` is the canonical string)."""
 
     kind: str = "random"
     visits: int = 1000
@@ -62,6 +76,10 @@ class Player:
     play_for: str = "jpd_a"
     resign_below: float = 0.0
     explore: float = 1.0
+    command: tuple = ()
+    label: str = ""
+    genmove_timeout: float = 30.0
+    komi_to_engine: float | None = None
 
     def __post_init__(self):
         _choice("kind", self.kind, PLAYERS)
@@ -70,11 +88,36 @@ class Player:
         _choice("play_for", self.play_for, RULESETS)
         object.__setattr__(self, "resign_below", _number("resign_below", self.resign_below, 0, 0.5))
         object.__setattr__(self, "explore", _number("explore", self.explore, 0, 100))
+        timeout = _number("genmove_timeout", self.genmove_timeout, 0.1, 3600)
+        object.__setattr__(self, "genmove_timeout", timeout)
+        if self.komi_to_engine is not None:
+            komi = _number("komi_to_engine", self.komi_to_engine, -1000, 1000)
+            object.__setattr__(self, "komi_to_engine", komi)
+        command = self.command
+        if isinstance(command, str):
+            try:
+                command = tuple(shlex.split(command))
+            except ValueError as e:
+                raise PlayerError("command", f"cannot be split into arguments: {e}") from None
+        if not isinstance(command, (tuple, list)) or not all(isinstance(a, str) for a in command):
+            raise PlayerError("command", f"must be a string or a list of strings, got {command!r}")
+        object.__setattr__(self, "command", tuple(command))
+        if self.kind == "gtp" and not self.command:
+            raise PlayerError("command", "a gtp player needs the command that starts its engine")
+        if not isinstance(self.label, str) or any(c in self.label for c in ",()="):
+            raise PlayerError("name", f"must be a string without , ( ) =, got {self.label!r}")
+        if self.kind == "gtp" and not self.label:
+            object.__setattr__(self, "label", os.path.basename(self.command[0]))
 
     @property
     def searches(self) -> bool:
         """Whether the player searches a tree (it has the parameters)."""
         return self.kind == "mcts"
+
+    @property
+    def parameters(self) -> tuple:
+        """The names of this kind's options, in canonical order (config keys)."""
+        return PARAMETERS.get(self.kind, ())
 
     @classmethod
     def from_table(cls, table) -> Player:
@@ -84,29 +127,38 @@ class Player:
         if not isinstance(table, dict):
             raise PlayerError("kind", f"must be a table with a kind, got {table!r}")
         kind = _choice("kind", table.get("kind", "random"), PLAYERS)
-        allowed = PARAMETERS if kind == "mcts" else ()
+        allowed = PARAMETERS.get(kind, ())
         for key in table:
             if key != "kind" and key not in allowed:
                 what = f"parameters of {kind}: {', '.join(allowed)}" if allowed else "no parameters"
                 raise PlayerError(key, f"unknown for kind {kind!r} ({what})")
-        return cls(**table)
+        return cls(**{_FIELD.get(k, k): v for k, v in table.items()})
 
     def to_dict(self) -> dict:
-        """The kind and its parameters, resolved (the form of a config table)."""
-        return {"kind": self.kind, **{k: getattr(self, k) for k in PARAMETERS if self.searches}}
+        """The kind and its parameters, resolved (the form of a config table; a gtp command
+        as a list)."""
+        values = {k: getattr(self, _FIELD.get(k, k)) for k in self.parameters}
+        if "command" in values:
+            values["command"] = list(values["command"])
+        return {"kind": self.kind, **{k: v for k, v in values.items() if v is not None}}
 
     @property
     def name(self) -> str:
         """The canonical string: the kind, and every parameter in order, e.g.
         ``mcts(visits=1000,playout=pattern,play_for=jpd_a,resign_below=0,explore=1)``."""
-        if not self.searches:
+        if not self.parameters:
             return self.kind
-        values = ",".join(
-            f"{k}={getattr(self, k):.12g}" if k in _FLOATS else f"{k}={getattr(self, k)}"
-            for k in PARAMETERS
-        )
-        return f"{self.kind}({values})"
+        values = []
+        for k, v in self.to_dict().items():
+            if k != "kind":
+                text = shlex.join(v) if k == "command" else f"{v:.12g}" if k in _FLOATS else v
+                values.append(f"{k}={text}")
+        return f"{self.kind}({','.join(values)})"
 
 
-PARAMETERS = tuple(f.name for f in fields(Player) if f.name != "kind")
-_FLOATS = ("resign_below", "explore")
+PARAMETERS = {
+    "mcts": ("visits", "playout", "play_for", "resign_below", "explore"),
+    "gtp": ("name", "command", "genmove_timeout", "komi_to_engine", "play_for"),
+}
+_FIELD = {"name": "label"}  # config key -> field, where they differ
+_FLOATS = ("resign_below", "explore", "genmove_timeout", "komi_to_engine")

@@ -3,11 +3,11 @@ fields and the Arrow schema of one game row. Imports neither numba nor pandas.""
 
 import pyarrow as pa
 
-SCHEMA_VERSION = "2"
+SCHEMA_VERSION = "3"
 
 REPETITIONS = ("global_superko", "no_result", "board_superko", "situational_superko", "basic_ko")
 SUICIDES = ("multi", "none")
-ENDINGS = ("pause", "four_virtual", "cycle", "move_limit", "resign")
+ENDINGS = ("pause", "four_virtual", "cycle", "move_limit", "resign", "engine_error")
 RULESETS = ("jpd_a", "jpd_b", "jpd_tangsong", "chinese", "japanese")
 DEFAULT_KOMI = {"jpd_a": 6.5, "jpd_b": 7.5, "jpd_tangsong": 6.5, "chinese": 7.5, "japanese": 6.5}
 #: How each ruleset scores (RULES.md §8): the stored raw difference (Black - White, before
@@ -20,11 +20,11 @@ RULESET_SCORE = {
     "chinese": ("area_diff_chinese", None),
     "japanese": ("territory_diff_japanese", None),
 }
-NO_WINNER_ENDINGS = ("cycle", "move_limit")
+NO_WINNER_ENDINGS = ("cycle", "move_limit", "engine_error")  # engine_error: sim.referee
 #: Endings without a score: no winner, or a resignation (its winner is set, its margins null).
 UNSCORED_ENDINGS = (*NO_WINNER_ENDINGS, "resign")
 #: Player kinds (``sim.player.Player``) and the playout policies of a searching player.
-PLAYERS = ("random", "capture", "pattern", "mcts")
+PLAYERS = ("random", "capture", "pattern", "mcts", "gtp")
 PLAYOUTS = ("random", "pattern")
 #: Dead stones at a pause (RULES.md §4): "all_alive", the agreed ending 两弃终局; "agree",
 #: the players name the dead stones (equal lists: removed; else play resumes, 实战解决).
@@ -129,6 +129,7 @@ RUN_TYPES = {
     "virtual_rate": _f64,
     "max_actions": _i32,
     "repetition_bans": _i32,  # candidate moves the player drew that the repetition rule banned
+    "engine_illegal": _i32,  # moves a gtp engine chose that the rules forbid (played as passes)
     **{f"komi_{r}": _f64 for r in RULESETS},
 }
 

@@ -132,12 +132,15 @@ def play_batch(
     ``seed`` and its id. ``check``: a debug option, the engine state is
     checked after every action (``sim.engine.check``; an inconsistency raises RuntimeError).
 
-    Returns (columns, moves): every outcome field of ``sim.schema`` plus ``repetition_bans``
+    Returns (columns, moves): every outcome field of ``sim.schema`` plus ``repetition_bans`` and
+    ``engine_illegal``
     as numpy arrays (Arrow arrays with ``arrow``: what the runner writes), and None or one
     int16 action array per game."""
     if not isinstance(rules, Rules):
         raise TypeError(f"play_batch takes a sim.rules.Rules, not {type(rules).__name__}")
     black, white = (p if isinstance(p, Player) else Player(p) for p in (black, white))
+    if "gtp" in (black.kind, white.kind):
+        raise ValueError("gtp players play through sim.referee.play_refereed")
     if not 0.0 <= virtual_rate <= 1.0:
         raise ValueError(f"virtual_rate must be in [0, 1], not {virtual_rate}")
     size = rules.board_size
@@ -183,4 +186,6 @@ def play_batch(
     cols = (outcome_arrays if arrow else columns)(rows, rules)
     bans = rows[:, R_REP_BANS].astype(np.int32)
     cols["repetition_bans"] = pa.array(bans) if arrow else bans
+    none = np.zeros(ids.size, np.int32)  # no engine here (``sim.referee``)
+    cols["engine_illegal"] = pa.array(none) if arrow else none
     return cols, (chunks if record_moves else None)

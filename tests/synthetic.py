@@ -157,6 +157,7 @@ def random_games(
         "cycle": p_cycle,
         "move_limit": p_limit,
         "resign": 0.0,  # random players never resign
+        "engine_error": 0.0,  # no GTP program plays
     }
     ending = rng.choice(len(ENDINGS), size=n, p=[p_ending[e] for e in ENDINGS])
     pause = ending == ENDINGS.index("pause")
@@ -258,6 +259,7 @@ def random_games(
         cols[f"winner_{r}"] = labels(winner, WINNERS)
     rate = 0.004 if repetition in ("basic_ko", "no_result") else 0.015
     cols["repetition_bans"] = rng.poisson(rate * moves).astype(i32)
+    cols["engine_illegal"] = np.zeros(n, i32)
     arrays = [
         cols[f.name]
         if isinstance(cols[f.name], pa.Array)

@@ -109,6 +109,39 @@ def test_frozen_and_roundtrip():
             "jpd_a",
         ),
         ("board_size = 5\ngames = 10\n[players.red]\nkind = 'random'\n", "players.red", "unknown"),
+        (
+            "board_size = 5\ngames = 10\n[players.black]\nkind = 'gtp'\n",
+            "players.black.command",
+            "needs the command",
+        ),
+        (
+            "board_size = 5\ngames = 10\n[players.black]\nkind = 'gtp'\ncommand = 'a \"b'\n",
+            "players.black.command",
+            "cannot be split",
+        ),
+        (
+            "board_size = 5\ngames = 10\n[players.black]\nkind = 'gtp'\ncommand = ['x', 1]\n",
+            "players.black.command",
+            "list of strings",
+        ),
+        (
+            "board_size = 5\ngames = 10\n[players.black]\nkind = 'gtp'\ncommand = 'x'\n"
+            "genmove_timeout = 0\n",
+            "players.black.genmove_timeout",
+            "must be in 0.1..",
+        ),
+        (
+            "board_size = 5\ngames = 10\n[players.black]\nkind = 'gtp'\ncommand = 'x'\n"
+            "visits = 9\n",
+            "players.black.visits",
+            "unknown for kind 'gtp'",
+        ),
+        (
+            "board_size = 5\ngames = 10\n[players.black]\nkind = 'gtp'\ncommand = 'x'\n"
+            "name = 'a,b'\n",
+            "players.black.name",
+            "without",
+        ),
         ("board_size = 5\ngames = 10\nplayers = 3\n", "players", "must be a table"),
         ("board_size = 5\ngames = 10\nrecord_moves = 'some'\n", "record_moves", "cycles"),
         ("board_size = 5\ngames = 10\nname = 'a b'\n", "name", "folder-safe"),
@@ -193,3 +226,37 @@ def test_players_tables(tmp_path):
         write(tmp_path, "board_size = 9\ngames = 4\n[players]\nwhite = 'capture'\n")
     )
     assert (short.black, short.white) == (Player(), Player("capture"))
+
+
+def test_gtp_player_tables(tmp_path):
+    """A gtp player: its command split as a shell would, its name from the program by
+    default, every game's moves stored unless the config says otherwise."""
+    text = (
+        "board_size = 9\ngames = 4\n[players.black]\nkind = 'gtp'\n"
+        "command = 'gnugo --mode gtp --level 1'\nkomi_to_engine = 5.5\n"
+    )
+    cfg = load_config(write(tmp_path, text))
+    assert cfg.engines and not load_config(write(tmp_path, "board_size = 5\ngames = 4\n")).engines
+    assert cfg.black.command == ("gnugo", "--mode", "gtp", "--level", "1")
+    assert cfg.black.name == (
+        "gtp(name=gnugo,command=gnugo --mode gtp --level 1,genmove_timeout=30,"
+        "komi_to_engine=5.5,play_for=jpd_a)"
+    )
+    assert cfg.record_moves == "all"
+    assert cfg.to_dict()["players"]["black"]["command"] == [
+        "gnugo",
+        "--mode",
+        "gtp",
+        "--level",
+        "1",
+    ]
+    assert config_from_dict(cfg.to_dict(), "again") == cfg
+    listed = load_config(
+        write(
+            tmp_path,
+            "board_size = 9\ngames = 4\nrecord_moves = 'none'\n[players.white]\nkind = 'gtp'\n"
+            "name = 'gg'\ncommand = ['/opt/my engine/run', '-x']\n",
+        )
+    )
+    assert listed.white.command == ("/opt/my engine/run", "-x") and listed.record_moves == "none"
+    assert listed.white.name.startswith("gtp(name=gg,command='/opt/my engine/run' -x,")

@@ -31,7 +31,7 @@ from sim.errors import UserError
 from sim.rules import RuleError, Rules
 
 
-def _rules(args) -> Rules:
+def rules_from_options(args) -> Rules:
     """The rules of the command line (``--rules`` preset, the rule options, ``--komi``)."""
     komi = {}
     for pair in args.komi:
@@ -115,7 +115,7 @@ def main(args) -> int:
         return _stored(args)
     if args.size is None:
         raise UserError("--size is required")
-    rules = _rules(args)
+    rules = rules_from_options(args)
     setup = _setup(args.setup, args.size)
     game = _new_game(rules, setup, args.setup)  # the first game checks the setup
     if args.from_file is None:

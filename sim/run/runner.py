@@ -90,6 +90,7 @@ def run(
         else None
     )
     try:
+        _check_engines(cfg)
         folder.check_folder(run_dir, resume)  # before the lock goes into a folder not ours
         lock = folder.lock(run_dir)
         try:
@@ -99,6 +100,20 @@ def run(
     finally:
         if old_term is not None:
             signal.signal(signal.SIGTERM, old_term)
+
+
+def _check_engines(cfg: RunConfig) -> None:
+    """Start and quit each GTP program once, before any game: a program that is missing or
+    does not speak GTP is one UserError naming its key."""
+    from sim.gtp.engine import EngineError, GtpEngine
+
+    for colour in ("black", "white"):
+        player = getattr(cfg, colour)
+        if player.kind == "gtp":
+            try:
+                GtpEngine(player.command, player.genmove_timeout).close()
+            except EngineError as e:
+                raise UserError(f"players.{colour}.command: {e}") from None
 
 
 def _run_locked(cfg, run_dir, workers, resume, progress, config_file, scheduler) -> RunResult:

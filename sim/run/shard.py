@@ -13,12 +13,14 @@ from sim.dataset.write import games_table, moves_selection, moves_table, write_s
 
 def play_table(cfg: RunConfig, game_ids: np.ndarray, record_moves: bool):
     """Play ``game_ids`` under ``cfg``: (GAME_SCHEMA table, moves or None)."""
-    from sim.selfplay import play_batch  # the engine (numba) only where games are played
+    # the engine (numba) only where games are played
+    if cfg.engines:
+        from sim.referee import play_refereed as play
+    else:
+        from sim.selfplay import play_batch as play
 
     ids = np.asarray(game_ids, dtype=np.int64)
-    columns, moves = play_batch(
-        game_ids=ids, record_moves=record_moves, arrow=True, **cfg.play_kwargs()
-    )
+    columns, moves = play(game_ids=ids, record_moves=record_moves, arrow=True, **cfg.play_kwargs())
     return games_table(cfg, ids, columns), moves
 
 

@@ -1,0 +1,137 @@
+"""GTP programs as players, on 9x9: the referee's overhead and match tables, printed as
+figures (one process per worker).
+
+    python bench/gtp.py speed [--games N] [--level L]
+    python bench/gtp.py match [--games N] [--workers K] [--visits 1000,4000] [--levels 1,10]
+
+``speed``: GNU Go self-play at ``--level`` (1) through the referee (``sim.referee``, one
+process) against the same games over a plain GTP loop (two GNU Go processes told each other's
+moves until two passes, the same seeds), games/s and the referee's overhead (at most 10%).
+
+``match``: the mcts player (pattern playouts, play_for jpd_a) at each ``--visits`` against GNU
+Go at each ``--level``, each colour half of the games, at the default komi; the mcts player's
+wins under jpd_a with Wilson 95% intervals. Games are split among ``--workers`` processes.
+"""
+
+import argparse
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from analysis.stats import wilson  # noqa: E402
+from sim.gtp.engine import GtpEngine  # noqa: E402
+from sim.player import Player  # noqa: E402
+from sim.referee import engine_seed, play_refereed  # noqa: E402
+from sim.rules import Rules  # noqa: E402
+
+SIZE = 9
+
+
+def gnugo(level: int) -> Player:
+    return Player("gtp", command=f"gnugo --mode gtp --level {level}", label=f"gnugo-l{level}")
+
+
+def plain_loop(level: int, game_ids, seed: int) -> int:
+    """GNU Go self-play over a plain GTP loop (no referee); returns the moves played."""
+    command = f"gnugo --mode gtp --level {level}"
+    engines = {1: GtpEngine(command), 2: GtpEngine(command)}
+    komi = Rules(SIZE).komi["jpd_a"]
+    moves = 0
+    for game_id in game_ids:
+        for engine in engines.values():
+            engine.new_game(SIZE, komi, engine_seed(seed, int(game_id)))
+        colour, passes = 1, 0
+        while passes < 2 and moves < 10**6:
+            vertex = engines[colour].genmove(colour)
+            if vertex == "resign":
+                break
+            passes = passes + 1 if vertex == "pass" else 0
+            engines[3 - colour].play(colour, vertex)
+            colour = 3 - colour
+            moves += 1
+    for engine in engines.values():
+        engine.close()
+    return moves
+
+
+def speed(games: int, level: int) -> None:
+    ids = np.arange(games)
+    player = gnugo(level)
+    rules = Rules(SIZE)
+    play_refereed(rules, seed=1, game_ids=ids[:1], black=player, white=player)  # compile, start
+    t = time.perf_counter()
+    cols, _ = play_refereed(rules, seed=1, game_ids=ids, black=player, white=player)
+    refereed = games / (time.perf_counter() - t)
+    t = time.perf_counter()
+    moves = plain_loop(level, ids, 1)
+    plain = games / (time.perf_counter() - t)
+    print(f"GNU Go level {level} self-play, {games} games on {SIZE}x{SIZE}:")
+    print(f"  through the referee: {refereed:.2f} games/s ({cols['actions'].mean():.0f} actions)")
+    print(f"  plain GTP loop:      {plain:.2f} games/s ({moves / games:.0f} moves)")
+    print(f"  referee overhead: {plain / refereed - 1:+.1%} (at most 10%)")
+
+
+def _wins(args):
+    """Games ``ids`` of ``black`` against ``white``: the winners under jpd_a."""
+    black, white, ids = args
+    cols, _ = play_refereed(Rules(SIZE), seed=9, game_ids=ids, black=black, white=white)
+    return cols["winner_jpd_a"].tolist(), int(cols["engine_illegal"].sum())
+
+
+def match(games: int, workers: int, visits, levels) -> None:
+    print("| mcts visits | GNU Go level | games | mcts wins | Wilson 95% | as Black | as White |")
+    print("|---|---|---|---|---|---|---|")
+    with ProcessPoolExecutor(workers) as pool:
+        for level in levels:
+            for v in visits:
+                mcts, gnu = Player("mcts", visits=v), gnugo(level)
+                chunks = np.array_split(np.arange(games // 2), 2 * workers)
+                t = time.perf_counter()
+                black = list(pool.map(_wins, [(mcts, gnu, c) for c in chunks]))
+                white = list(pool.map(_wins, [(gnu, mcts, c) for c in chunks]))
+                as_black = sum(w == "B" for ws, _ in black for w in ws)
+                as_black += 0.5 * sum(w == "draw" for ws, _ in black for w in ws)
+                as_white = sum(w == "W" for ws, _ in white for w in ws)
+                as_white += 0.5 * sum(w == "draw" for ws, _ in white for w in ws)
+                half = sum(len(ws) for ws, _ in black)
+                n = 2 * half
+                lo, hi = (float(x) for x in wilson(as_black + as_white, n))
+                print(
+                    f"| {v} | {level} | {n} | {(as_black + as_white) / n:.1%} | "
+                    f"{lo:.1%}-{hi:.1%} | {as_black / half:.1%} | {as_white / half:.1%} |",
+                    flush=True,
+                )
+                illegal = sum(k for _, k in black + white)
+                print(
+                    f"<!-- {time.perf_counter() - t:.0f} s, {illegal} illegal GNU Go moves -->",
+                    flush=True,
+                )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="what", required=True)
+    s = sub.add_parser("speed")
+    s.add_argument("--games", type=int, default=40)
+    s.add_argument("--level", type=int, default=1)
+    m = sub.add_parser("match")
+    m.add_argument("--games", type=int, default=200)
+    m.add_argument("--workers", type=int, default=2)
+    m.add_argument("--visits", default="1000,4000,10000")
+    m.add_argument("--levels", default="1,10")
+    args = parser.parse_args()
+    if args.what == "speed":
+        speed(args.games, args.level)
+    else:
+        visits = [int(v) for v in args.visits.split(",")]
+        levels = [int(v) for v in args.levels.split(",")]
+        match(args.games, args.workers, visits, levels)
+
+
+if __name__ == "__main__":
+    main()

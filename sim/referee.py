@@ -1,0 +1,240 @@
+"""Games in which a GTP program plays, move by move from Python, with the simulator as referee
+(docs/gtp.md).
+
+Every action is judged under the run's rules by the engine of ``sim.engine.game.Game``. A
+program is told every action of the other side: a real move as its vertex, a pass or a virtual
+move as ``pass`` (the board does not change). A move the program chooses that the rules forbid
+here (a recapture the superko bans, a suicide...) counts in ``engine_illegal`` and is played
+as a pass; the program is then told the game again from an empty board. ``resign`` resigns.
+At a pause under ``dead_stones = "agree"`` a program's dead stones are its answer to
+``final_status_list dead``; the simulator's players name theirs as in ``sim.selfplay``.
+
+A program that crashes, hangs past ``genmove_timeout``, answers garbage or refuses a move that
+is legal here ends the game with ending ``engine_error`` (no winner; the reason in the run
+log) and is restarted. Each worker process starts each colour's program once and reuses it.
+"""
+
+from __future__ import annotations
+
+import atexit
+import hashlib
+import logging
+
+import numpy as np
+import pyarrow as pa
+
+from sim.coords import AGREE, PASS, RESIGN, RESUME, MoveError, format_action, parse_action
+from sim.engine.game import Game
+from sim.engine.outcome import R_ENDING, R_REP_BANS, columns, outcome_arrays, outcome_row
+from sim.engine.pause import open_pause
+from sim.engine.state import INTERIOR, PLAIN, new_state
+from sim.gtp.engine import EngineError, GtpEngine
+from sim.player import Player
+from sim.players.params import kernel_parameters
+from sim.players.stream import start_stream
+from sim.players.tree import advance, dead_list, drop_trees, new_tree
+from sim.rules import Rules
+from sim.schema import ENDINGS, RAW_FIELDS
+from sim.selfplay import player_action
+
+log = logging.getLogger("jpdsim.referee")
+ENGINE_ERROR = 1 + ENDINGS.index("engine_error")
+_ENGINES: dict = {}  # (colour, command, timeout) -> the GtpEngine of this process
+
+
+def engine_for(colour: int, player: Player) -> GtpEngine:
+    """This process's running program for ``colour`` played by ``player`` (started once)."""
+    key = (colour, player.command, player.genmove_timeout)
+    if key not in _ENGINES:
+        _ENGINES[key] = GtpEngine(player.command, player.genmove_timeout, player.label)
+    return _ENGINES[key]
+
+
+@atexit.register
+def close_engines() -> None:
+    """Quit every program this process started."""
+    while _ENGINES:
+        _ENGINES.popitem()[1].close()
+
+
+def engine_seed(seed: int, game_id: int) -> int:
+    """The random seed a program is given for a game: from (run seed, game id) alone."""
+    digest = hashlib.blake2b(f"{seed}:{game_id}".encode(), digest_size=4).digest()
+    return int.from_bytes(digest, "little") & 0x7FFFFFFF
+
+
+class _Referee:
+    """The state shared by the games of one call: rules, players, the native players' search
+    state and the programs."""
+
+    def __init__(self, rules, seed, black, white, virtual_rate):
+        self.rules, self.seed, self.virtual_rate = rules, seed, virtual_rate
+        self.players = {1: black, 2: white}
+        self.params = {c: np.array(kernel_parameters(p, rules)) for c, p in self.players.items()}
+        self.searching = any(p.searches for p in self.players.values())
+        visits = max(p.visits if p.searches else 0 for p in self.players.values())
+        self.tree = new_tree(rules, visits, len(RAW_FIELDS))
+        self.s = new_state(rules, False)
+        self.rng = np.zeros(2, np.uint64)
+        self.engines = {c: engine_for(c, p) for c, p in self.players.items() if p.kind == "gtp"}
+
+    def komi_for(self, player: Player) -> float:
+        if player.komi_to_engine is not None:
+            return player.komi_to_engine
+        return self.rules.komi[player.play_for]
+
+    def play(self, game_id: int, row: np.ndarray) -> tuple[list[int], int]:
+        """Play one game into ``row`` (its raw outcome); returns (its actions in the
+        ``sim.coords`` encoding, the engine moves played as passes)."""
+        self.game = Game(self.rules, exact=False)
+        self.actions, self.told = [], []  # told: (colour, vertex) of every action
+        self.illegal = 0
+        start_stream(self.rng, np.uint64(self.seed), np.int64(game_id))
+        drop_trees(self.tree)
+        try:
+            for c, engine in self.engines.items():
+                komi = self.komi_for(self.players[c])
+                seed = engine_seed(self.seed, game_id)
+                _call(engine, engine.new_game, self.rules.board_size, komi, seed)
+            self._play_to_end()
+        except EngineError as e:
+            log.warning("game %d: engine error: %s; the engine is restarted", game_id, e)
+            for engine in self.engines.values():
+                if isinstance(e, _Failed) and engine is not e.engine:
+                    continue  # only the program at fault
+                try:
+                    engine.restart()
+                except EngineError as again:
+                    raise EngineError(f"cannot restart {engine.name}: {again}") from None
+            outcome_row(self.game._g, row, True)
+            row[R_ENDING] = ENGINE_ERROR
+            return self.actions, self.illegal
+        outcome_row(self.game._g, row, True)
+        return self.actions, self.illegal
+
+    def _play_to_end(self) -> None:
+        game = self.game
+        while True:
+            if game.ending is not None:
+                if not open_pause(game._g):
+                    return
+                self._settle()
+                continue
+            c = game.to_move
+            action = self._engine_move(c) if c in self.engines else self._native_move(c)
+            self.actions.append(action)
+            if self.searching:
+                advance(self.tree, game._g.pt[INTERIOR, action] if action >= 0 else action)
+            if action == RESIGN:
+                return
+            vertex = format_action(action, game.size) if action >= 0 else "pass"
+            self.told.append((c, vertex))
+            for other, engine in self.engines.items():
+                if other != c:
+                    _call(engine, engine.play, c, vertex)
+
+    def _native_move(self, c: int) -> int:
+        g = self.game._g
+        action, _ = player_action(g, self.s, self.tree, self.rng, self.params[c], self.virtual_rate)
+        action = int(g.pt[PLAIN, action]) if action >= 0 else int(action)
+        reason = self.game.play(action)
+        assert reason is None, f"the simulator's own move was illegal: {reason}"
+        return action
+
+    def _engine_move(self, c: int) -> int:
+        engine = self.engines[c]
+        answer = _call(engine, engine.genmove, c)
+        if answer in ("pass", "resign"):
+            action = PASS if answer == "pass" else RESIGN
+        else:
+            try:
+                action = parse_action(answer, self.game.size)
+            except MoveError:
+                action = -1
+            if action < 0:
+                raise _Failed(engine, f"genmove answered {answer!r}: not a move")
+        if action >= 0 and self.game.play(action) is not None:
+            self.illegal += 1  # forbidden here: a pass, and the program told the game again
+            action = PASS
+            self.game.play(PASS)
+            _call(engine, self._retell, engine, c)
+        elif action < 0:
+            self.game.play(action)
+        return action
+
+    def _retell(self, engine: GtpEngine, c: int) -> None:
+        """Tell ``engine`` the game from an empty board, with its own last move a pass."""
+        engine.send("clear_board")
+        for colour, vertex in [*self.told, (c, "pass")]:
+            engine.play(colour, vertex)
+
+    def _settle(self) -> None:
+        """A pause under dead_stones = "agree": both sides name their dead stones; equal lists
+        are removed, different ones resume play (RULES.md §4)."""
+        game, g = self.game, self.game._g
+        lists = []
+        for c, player in self.players.items():
+            if c in self.engines:
+                engine = self.engines[c]
+                lists.append(_call(engine, engine.dead_stones, game.size))
+            else:
+                k = dead_list(g, self.tree, c - 1, player.searches)
+                lists.append({int(g.pt[PLAIN, p]) for p in self.tree.dead[c - 1, :k]})
+        if lists[0] != lists[1]:
+            game.play(RESUME)
+            self.actions.append(RESUME)
+            return
+        game.play(AGREE)
+        self.actions.append(AGREE)
+        for p in sorted(lists[0]):
+            if game.play(p) is not None:
+                raise EngineError(
+                    f"final_status_list dead named {format_action(p, game.size)}, not a stone"
+                )
+            self.actions.append(p)
+
+
+class _Failed(EngineError):
+    """A fault of one program (``engine``): only that one is restarted."""
+
+    def __init__(self, engine: GtpEngine, reason: str):
+        super().__init__(reason)
+        self.engine = engine
+
+
+def _call(engine: GtpEngine, fn, *args):
+    """``fn(*args)``, a fault naming ``engine`` (which is restarted)."""
+    try:
+        return fn(*args)
+    except _Failed:
+        raise
+    except EngineError as e:
+        raise _Failed(engine, f"{engine.name}: {e}") from None
+
+
+def play_refereed(
+    rules: Rules,
+    *,
+    seed,
+    game_ids,
+    black: Player,
+    white: Player,
+    virtual_rate=0.0,
+    record_moves=False,
+    arrow=False,
+):
+    """``sim.selfplay.play_batch`` for games in which a GTP program plays: the same columns
+    (with ``engine_illegal``) and moves."""
+    referee = _Referee(rules, int(seed), black, white, float(virtual_rate))
+    ids = np.asarray(game_ids, dtype=np.int64)
+    rows = np.zeros((ids.size, len(RAW_FIELDS)), np.int64)
+    illegal = np.zeros(ids.size, np.int32)
+    moves = []
+    for j, game_id in enumerate(ids.tolist()):
+        actions, illegal[j] = referee.play(game_id, rows[j])
+        moves.append(np.array(actions, np.int16))
+    cols = (outcome_arrays if arrow else columns)(rows, rules)
+    bans = rows[:, R_REP_BANS].astype(np.int32)
+    cols["repetition_bans"] = pa.array(bans) if arrow else bans
+    cols["engine_illegal"] = pa.array(illegal) if arrow else illegal
+    return cols, (moves if record_moves else None)

@@ -1,0 +1,194 @@
+"""GTP programs as players (``sim.referee``, ``sim.gtp.engine``): real GNU Go games judged
+under the rules, and the faults of a misbehaving engine (tests/data/fake_gtp.py)."""
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sim.cli import main as cli
+from sim.coords import AGREE, RESUME
+from sim.engine.game import Game
+from sim.gtp.engine import EngineError, resolve
+from sim.player import Player
+from sim.referee import play_refereed
+from sim.rules import Rules
+
+FAKE = Path(__file__).parent / "data" / "fake_gtp.py"
+
+
+def _gnugo() -> str:
+    """GNU Go's path; the test is skipped where it is missing, except in CI (which installs
+    it: a skip there would hide the real-engine tests)."""
+    try:
+        return resolve("gnugo")[0]
+    except EngineError:
+        if os.environ.get("CI"):
+            pytest.fail("GNU Go is not installed (.ci/run installs the Debian package gnugo)")
+        pytest.skip("GNU Go is not installed (apt-get install gnugo)")
+
+
+def gnugo(level=0) -> Player:
+    return Player("gtp", command=[_gnugo(), "--mode", "gtp", "--level", str(level)])
+
+
+def fake(mode: str, timeout=30.0) -> Player:
+    return Player(
+        "gtp", command=[sys.executable, str(FAKE), *mode.split()], genmove_timeout=timeout
+    )
+
+
+def replayed(rules: Rules, actions) -> Game:
+    """The game of ``actions`` played again by the engine, each one checked legal."""
+    game = Game(rules, exact=False)
+    for k, action in enumerate(actions):
+        assert game.play(int(action)) is None, f"action {k} ({action}) illegal on replay"
+    return game
+
+
+def assert_rows_replay(rules, cols, moves):
+    """Every stored game is legal move by move and its row is the replay's outcome."""
+    for j, actions in enumerate(moves):
+        expected = replayed(rules, actions).outcome()
+        for name, value in expected.items():
+            got = cols[name][j]
+            got = None if isinstance(got, float) and np.isnan(got) else got
+            assert got == value, (j, name, got, value)
+
+
+def test_gnugo_plays_complete_games_under_the_rules():
+    """Real GNU Go against the pattern player: games end by the pause, every GNU Go move is
+    legal here and every row is the outcome of its moves; the same seed gives the same games
+    (GNU Go is given a seed from (run seed, game id))."""
+    rules = Rules(9)
+    kwargs = dict(seed=5, game_ids=np.arange(2), record_moves=True)
+    cols, moves = play_refereed(rules, black=gnugo(), white=Player("pattern"), **kwargs)
+    assert list(cols["ending"]) == ["pause", "pause"]
+    assert list(cols["engine_illegal"]) == [0, 0]
+    assert all(len(m) > 20 for m in moves)
+    assert_rows_replay(rules, cols, moves)
+    again, moves2 = play_refereed(rules, black=gnugo(), white=Player("pattern"), **kwargs)
+    assert [m.tolist() for m in moves2] == [m.tolist() for m in moves]
+
+
+def test_gnugo_names_dead_stones_at_the_pause():
+    """dead_stones = "agree" with GNU Go on both sides: its final_status_list dead lists are
+    compared, equal lists removed and counted (the record holds AGREE and the stones), a
+    disagreement resumes play; the rows replay from the record."""
+    rules = Rules(9, dead_stones="agree")
+    cols, moves = play_refereed(
+        rules, seed=3, game_ids=np.arange(3), black=gnugo(), white=gnugo(), record_moves=True
+    )
+    assert_rows_replay(rules, cols, moves)
+    for j, actions in enumerate(moves):
+        actions = actions.tolist()
+        settled = [a for a in actions if a in (AGREE, RESUME)]
+        assert settled and settled[-1] == AGREE or cols["resumptions"][j] == 3
+        assert settled.count(RESUME) == cols["resumptions"][j]
+        if AGREE in actions:
+            assert len(actions) - 1 - actions.index(AGREE) == cols["dead_b"][j] + cols["dead_w"][j]
+
+
+def test_mcts_against_gnugo_with_tree_reuse():
+    """The tree search against GNU Go: its tree follows GNU Go's moves (advance), and the
+    games are as legal as any."""
+    rules = Rules(7)
+    cols, moves = play_refereed(
+        rules,
+        seed=1,
+        game_ids=np.arange(2),
+        black=Player("mcts", visits=64),
+        white=gnugo(),
+        record_moves=True,
+    )
+    assert_rows_replay(rules, cols, moves)
+
+
+@pytest.mark.parametrize(
+    "mode, words",
+    [
+        ("crash 2", "exited"),
+        ("hang 2", "no answer"),
+        ("garbage", "not a GTP answer"),
+        ("refuse", "refused"),
+    ],
+)
+def test_engine_faults_end_the_game_and_restart_the_engine(mode, words, caplog):
+    """A crash, a hang past the timeout, garbage, or a refused legal move: that game ends
+    ``engine_error`` with no winner, the reason in the log, and the next game is played by a
+    fresh process."""
+    rules = Rules(5)
+    cols, moves = play_refereed(
+        rules,
+        seed=1,
+        game_ids=np.arange(2),
+        black=Player("random"),
+        white=fake(mode, timeout=0.5),
+        record_moves=True,
+    )
+    assert list(cols["ending"]) == ["engine_error", "engine_error"]
+    assert all(cols[f"winner_{r}"][j] is None for r in ("jpd_a", "chinese") for j in range(2))
+    assert [len(m) for m in moves] == [len(moves[0])] * 2  # the second game went as far
+    errors = [r.getMessage() for r in caplog.records if "engine error" in r.getMessage()]
+    assert len(errors) == 2 and all(words in e for e in errors), errors
+    for actions in moves:
+        replayed(rules, actions)
+
+
+def test_an_illegal_engine_move_is_a_pass():
+    """A move the rules forbid (here: a point already taken) is counted in engine_illegal and
+    played as a pass; the game goes on to its end; resignations end games with ending
+    ``resign``."""
+    rules = Rules(5)
+    cols, moves = play_refereed(
+        rules,
+        seed=2,
+        game_ids=np.arange(2),
+        black=Player("random"),
+        white=fake("occupied"),
+        record_moves=True,
+    )
+    assert list(cols["ending"]) == ["pause", "pause"]
+    assert all(cols["engine_illegal"] > 0)
+    assert_rows_replay(rules, cols, moves)
+    cols, _ = play_refereed(
+        rules, seed=2, game_ids=np.arange(1), black=fake("resign 2"), white=Player("random")
+    )
+    assert cols["ending"][0] == "resign" and cols["winner_jpd_a"][0] == "W"
+
+
+def test_run_with_an_engine(tmp_path, capsys):
+    """`jpdsim run` with a gtp player: rows with engine_illegal, every move stored, replay
+    of a stored game through the engine matches, SGF export; a missing program is one line
+    and exit 2 before any folder is made."""
+    gnu = _gnugo()
+    config = tmp_path / "g.toml"
+    config.write_text(
+        "board_size = 7\ngames = 4\nshard_size = 2\nseed = 8\n[players.black]\nkind = 'gtp'\n"
+        f"name = 'gnugo'\ncommand = ['{gnu}', '--mode', 'gtp', '--level', '0']\n"
+        "[players.white]\nkind = 'pattern'\n"
+    )
+    out = tmp_path / "run"
+    assert cli(["run", str(config), "--out", str(out), "--workers", "2", "--no-progress"]) == 0
+    games = pd.read_parquet(out / "games")
+    assert len(games) == 4 and set(games["ending"]) == {"pause"}
+    assert (games["engine_illegal"] == 0).all()
+    assert games["player_b"].iloc[0].startswith("gtp(name=gnugo,command=")
+    assert len(pd.read_parquet(out / "moves")) == 4
+    capsys.readouterr()
+    assert cli(["replay", "--run", str(out), "--game", "3"]) == 0
+    assert json.loads(capsys.readouterr().out)["matches"] is True
+    assert cli(["sgf", str(out), "1"]) == 0
+    assert "PB[gtp(name=gnugo" in capsys.readouterr().out
+
+    config.write_text(
+        "board_size = 7\ngames = 4\n[players.white]\nkind = 'gtp'\ncommand = 'no-such-gtp-engine'\n"
+    )
+    assert cli(["run", str(config), "--out", str(tmp_path / "none"), "--no-progress"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "players.white.command" in err and "not found" in err
+    assert not (tmp_path / "none").exists()
