@@ -10,7 +10,9 @@ moves until two passes, the same seeds), games/s and the referee's overhead (at 
 
 ``match``: the mcts player (pattern playouts, play_for jpd_a) at each ``--visits`` against GNU
 Go at each ``--level``, each colour half of the games, at the default komi; the mcts player's
-wins under jpd_a with Wilson 95% intervals. Games are split among ``--workers`` processes.
+wins under jpd_a with Wilson 95% intervals, over the games with a winner (a game that ends by
+an engine error has none: GNU Go refuses some moves these rules allow, e.g. a multi-stone
+suicide). Games are split among ``--workers`` processes.
 """
 
 import argparse
@@ -77,10 +79,12 @@ def speed(games: int, level: int) -> None:
 
 
 def _wins(args):
-    """Games ``ids`` of ``black`` against ``white``: the winners under jpd_a."""
+    """Games ``ids`` of ``black`` against ``white``: the winners under jpd_a, the engine's
+    illegal moves and its games ended by an engine error (no winner)."""
     black, white, ids = args
     cols, _ = play_refereed(Rules(SIZE), seed=9, game_ids=ids, black=black, white=white)
-    return cols["winner_jpd_a"].tolist(), int(cols["engine_illegal"].sum())
+    errors = int((cols["ending"] == "engine_error").sum())
+    return cols["winner_jpd_a"].tolist(), (int(cols["engine_illegal"].sum()), errors)
 
 
 def match(games: int, workers: int, visits, levels) -> None:
@@ -94,21 +98,22 @@ def match(games: int, workers: int, visits, levels) -> None:
                 t = time.perf_counter()
                 black = list(pool.map(_wins, [(mcts, gnu, c) for c in chunks]))
                 white = list(pool.map(_wins, [(gnu, mcts, c) for c in chunks]))
-                as_black = sum(w == "B" for ws, _ in black for w in ws)
-                as_black += 0.5 * sum(w == "draw" for ws, _ in black for w in ws)
-                as_white = sum(w == "W" for ws, _ in white for w in ws)
-                as_white += 0.5 * sum(w == "draw" for ws, _ in white for w in ws)
-                half = sum(len(ws) for ws, _ in black)
-                n = 2 * half
-                lo, hi = (float(x) for x in wilson(as_black + as_white, n))
+                score = {}
+                for colour, results, won in (("B", black, "B"), ("W", white, "W")):
+                    ws = [w for r, _ in results for w in r if w is not None]  # with a winner
+                    score[colour] = (sum((w == won) + 0.5 * (w == "draw") for w in ws), len(ws))
+                wins, n = score["B"][0] + score["W"][0], score["B"][1] + score["W"][1]
+                lo, hi = (float(x) for x in wilson(wins, n))
                 print(
-                    f"| {v} | {level} | {n} | {(as_black + as_white) / n:.1%} | "
-                    f"{lo:.1%}-{hi:.1%} | {as_black / half:.1%} | {as_white / half:.1%} |",
+                    f"| {v} | {level} | {n} | {wins / n:.1%} | {lo:.1%}-{hi:.1%} | "
+                    f"{score['B'][0] / score['B'][1]:.1%} | {score['W'][0] / score['W'][1]:.1%} |",
                     flush=True,
                 )
-                illegal = sum(k for _, k in black + white)
+                illegal = sum(k[0] for _, k in black + white)
+                errors = sum(k[1] for _, k in black + white)
                 print(
-                    f"<!-- {time.perf_counter() - t:.0f} s, {illegal} illegal GNU Go moves -->",
+                    f"<!-- {time.perf_counter() - t:.0f} s, {illegal} illegal GNU Go moves, "
+                    f"{errors} games ended by an engine error (no winner, left out) -->",
                     flush=True,
                 )
 
