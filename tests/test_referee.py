@@ -1,5 +1,7 @@
 """GTP programs as players (``sim.referee``, ``sim.gtp.engine``): real GNU Go games judged
-under the rules, and the faults of a misbehaving engine (tests/data/fake_gtp.py)."""
+under the rules, and the faults of a misbehaving engine (tests/data/fake_gtp.py). Every game
+is replayed by the pure-Python reference (``tests.reference``) and the engine, and its row
+checked against the reference's outcome."""
 
 import json
 import os
@@ -17,6 +19,8 @@ from sim.gtp.engine import EngineError, resolve
 from sim.player import Player
 from sim.referee import play_refereed
 from sim.rules import Rules
+from tests.reference import RefGame
+from tests.test_engine_vs_reference import none_for_nan
 
 FAKE = Path(__file__).parent / "data" / "fake_gtp.py"
 
@@ -42,22 +46,48 @@ def fake(mode: str, timeout=30.0) -> Player:
     )
 
 
-def replayed(rules: Rules, actions) -> Game:
-    """The game of ``actions`` played again by the engine, each one checked legal."""
-    game = Game(rules, exact=False)
-    for k, action in enumerate(actions):
-        assert game.play(int(action)) is None, f"action {k} ({action}) illegal on replay"
-    return game
+def replayed(rules: Rules, actions) -> RefGame:
+    """The game of ``actions`` played again by the pure-Python reference and by the engine,
+    each action checked legal in both and the boards equal after each."""
+    ref = RefGame(
+        rules.board_size,
+        rules.repetition,
+        rules.suicide,
+        rules.max_actions,
+        dead_stones=rules.dead_stones,
+    )
+    game = Game(rules)
+    for k, action in enumerate(actions.tolist()):
+        assert ref.play(action) is None, f"action {k} ({action}) illegal for the reference"
+        assert game.play(action) is None, f"action {k} ({action}) illegal for the engine"
+        assert game.board() == ref.board(), f"boards differ after action {k}"
+    return ref
 
 
 def assert_rows_replay(rules, cols, moves):
-    """Every stored game is legal move by move and its row is the replay's outcome."""
+    """Every stored game is legal move by move (reference and engine) and its row is the
+    reference's outcome; a game ended by an engine error is the reference's position, with
+    that ending and no winner."""
     for j, actions in enumerate(moves):
         expected = replayed(rules, actions).outcome()
+        if cols["ending"][j] == "engine_error":
+            no_result = {k for k in expected if k.startswith("winner_")} | {"ending"}
+            assert all(cols[k][j] is None for k in no_result if k != "ending")
+            expected = {k: v for k, v in expected.items() if k not in no_result}
         for name, value in expected.items():
-            got = cols[name][j]
-            got = None if isinstance(got, float) and np.isnan(got) else got
-            assert got == value, (j, name, got, value)
+            assert none_for_nan(cols[name][j]) == value, (j, name, cols[name][j], value)
+
+
+def refereed(white: Player, seed: int, games=2):
+    """``games`` 5x5 games of the random player (Black) against ``white``, moves stored."""
+    return play_refereed(
+        Rules(5),
+        seed=seed,
+        game_ids=np.arange(games),
+        black=Player("random"),
+        white=white,
+        record_moves=True,
+    )
 
 
 def test_gnugo_plays_complete_games_under_the_rules():
@@ -121,42 +151,25 @@ def test_engine_faults_end_the_game_and_restart_the_engine(mode, words, caplog):
     """A crash, a hang past the timeout, garbage, or a refused legal move: that game ends
     ``engine_error`` with no winner, the reason in the log, and the next game is played by a
     fresh process."""
-    rules = Rules(5)
-    cols, moves = play_refereed(
-        rules,
-        seed=1,
-        game_ids=np.arange(2),
-        black=Player("random"),
-        white=fake(mode, timeout=0.5),
-        record_moves=True,
-    )
+    cols, moves = refereed(fake(mode, timeout=0.5), seed=1)
     assert list(cols["ending"]) == ["engine_error", "engine_error"]
     assert all(cols[f"winner_{r}"][j] is None for r in ("jpd_a", "chinese") for j in range(2))
     assert [len(m) for m in moves] == [len(moves[0])] * 2  # the second game went as far
     errors = [r.getMessage() for r in caplog.records if "engine error" in r.getMessage()]
     assert len(errors) == 2 and all(words in e for e in errors), errors
-    for actions in moves:
-        replayed(rules, actions)
+    assert_rows_replay(Rules(5), cols, moves)
 
 
 def test_an_illegal_engine_move_is_a_pass():
     """A move the rules forbid (here: a point already taken) is counted in engine_illegal and
     played as a pass; the game goes on to its end; resignations end games with ending
     ``resign``."""
-    rules = Rules(5)
-    cols, moves = play_refereed(
-        rules,
-        seed=2,
-        game_ids=np.arange(2),
-        black=Player("random"),
-        white=fake("occupied"),
-        record_moves=True,
-    )
+    cols, moves = refereed(fake("occupied"), seed=2)
     assert list(cols["ending"]) == ["pause", "pause"]
     assert all(cols["engine_illegal"] > 0)
-    assert_rows_replay(rules, cols, moves)
+    assert_rows_replay(Rules(5), cols, moves)
     cols, _ = play_refereed(
-        rules, seed=2, game_ids=np.arange(1), black=fake("resign 2"), white=Player("random")
+        Rules(5), seed=2, game_ids=np.arange(1), black=fake("resign 2"), white=Player("random")
     )
     assert cols["ending"][0] == "resign" and cols["winner_jpd_a"][0] == "W"
 
