@@ -15,10 +15,14 @@ from analysis import stats
 from analysis.finishes_last import FIRST
 from analysis.komi import extra
 from analysis.load import VOCABULARY
+from sim.schema import RULESETS
 
 COLUMNS = (
     "game_id",
     "board_size",
+    "setup",
+    "suicide",
+    "player_b",
     "repetition",
     "ending",
     "moves",
@@ -31,8 +35,11 @@ COLUMNS = (
     FIRST,
     "area_diff_jpd",
     "equal_stones_diff",
+    *(f"winner_{r}" for r in RULESETS),
 )
-QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
+#: The groups of a stress run (``jpdsim stress``): position, rule, suicide option, player.
+STRESS_BY = ("setup", "repetition", "suicide", "player_b")
+QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95, 0.99)
 
 
 def endings(df: pd.DataFrame, by="repetition") -> pd.DataFrame:
@@ -98,7 +105,7 @@ def _histogram(df: pd.DataFrame, column: str, by) -> tuple[pd.DataFrame, np.ndar
 
 def lengths(df: pd.DataFrame, by="repetition", column: str = "moves") -> pd.DataFrame:
     """Summary of an integer game-length column per group: games, mean, std, min, quantiles
-    (5%, 25%, median, 75%, 95%) and max, computed from its histogram."""
+    (5%, 25%, median, 75%, 95%, 99%) and max, computed from its histogram."""
     keys, values, counts = _histogram(df, column, by)
     n = counts.sum(axis=1)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -230,3 +237,32 @@ def self_check_summary(df: pd.DataFrame, by=None) -> pd.DataFrame:
         }
     )
     return stats.with_keys(keys, out, np.arange(g))
+
+
+def black_wins(df: pd.DataFrame, by="repetition") -> pd.DataFrame:
+    """Per group and ruleset: the share of games Black won (of all games; games without a
+    winner count as not won), with Wilson lo/hi; one ``<ruleset> B`` column each."""
+    codes, keys = stats.groups(df, by)
+    g = len(keys)
+    out = pd.DataFrame({"games": np.bincount(codes, minlength=g)})
+    for r in RULESETS:
+        won = (df[f"winner_{r}"] == "B").to_numpy()
+        out[f"{r} B"] = np.bincount(codes[won], minlength=g) / np.maximum(out["games"], 1)
+    return stats.with_keys(keys, out, np.arange(g))
+
+
+def stress_table(df: pd.DataFrame, by=STRESS_BY) -> pd.DataFrame:
+    """The table of a stress run, one row per group: games; the share of each ending; game
+    length in moves (mean, p99, max); repetition bans per game; Black's win share under each
+    ruleset; self-check mismatches (expected 0)."""
+    cols = stats.by_columns(by)
+    ends = endings_wide(df, by)
+    ln = lengths(df, by)[cols + ["mean", "p99", "max"]]
+    ln = ln.rename(columns={c: f"moves {c}" for c in ("mean", "p99", "max")})
+    bans = repetition_bans(df, by)[cols + ["mean per game"]]
+    wins = black_wins(df, by).drop(columns="games")
+    checks = self_check_summary(df, by)[cols + ["mismatches"]]
+    out = ends
+    for part in (ln, bans.rename(columns={"mean per game": "bans per game"}), wins, checks):
+        out = out.merge(part, on=cols, how="left") if cols else pd.concat([out, part], axis=1)
+    return out

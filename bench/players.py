@@ -30,7 +30,7 @@ from numba import njit  # noqa: E402
 
 from analysis.stats import wilson  # noqa: E402
 from sim.engine.history import apply_action, copy_game, reset  # noqa: E402
-from sim.engine.state import new_state  # noqa: E402
+from sim.engine.state import BLACK, new_state  # noqa: E402
 from sim.player import Player  # noqa: E402
 from sim.players.mcts import black_value, finish, search  # noqa: E402
 from sim.players.params import kernel_parameters  # noqa: E402
@@ -65,7 +65,7 @@ def bare(g, s, rng, params, row, n):
 @njit(cache=True)
 def opening(g, rng, moves, setup):
     """A new game in ``g`` with ``moves`` pattern moves played."""
-    reset(g, setup)
+    reset(g, setup, BLACK)
     for _ in range(moves):
         action, code = pattern_move(g, rng, 0.0)
         apply_action(g, action, code)

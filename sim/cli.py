@@ -57,7 +57,13 @@ def _add_replay(sub):
         "--setup",
         type=_path,
         metavar="FILE",
-        help="starting position: ASCII diagram, top row first",
+        help="starting position: an ASCII diagram file (top row first; '# key: value' header "
+        "lines allowed) or a corpus name (docs/corpus.md)",
+    )
+    p.add_argument(
+        "--to-move",
+        choices=("black", "white"),
+        help="who moves first from --setup (default: the file's to_move header, else black)",
     )
     p.add_argument("--legal", action="store_true", help="also print legal_moves")
     p.add_argument(
@@ -100,6 +106,19 @@ def _add_run(sub):
         help="play the shards on a Dask distributed cluster (e.g. tcp://host:8786); "
         "the run folder must be on a file system its workers share",
     )
+
+
+def _add_stress(sub):
+    p = sub.add_parser(
+        "stress",
+        help="the superko and cycle stress set: setup positions x rules x players, one run each",
+    )
+    p.add_argument("config", type=_path, help="stress config (TOML), e.g. configs/stress.toml")
+    p.add_argument("--workers", type=int, help="worker processes (default: all cores)")
+    p.add_argument(
+        "--out", type=_path, metavar="DIR", help="folder of the runs (default results/<config>)"
+    )
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
 def _add_sgf(sub):
@@ -159,7 +178,7 @@ class _Parser(argparse.ArgumentParser):
 def parser() -> argparse.ArgumentParser:
     p = _Parser(prog="jpdsim", description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    for add in (_add_replay, _add_run, _add_sgf, _add_report, _add_gtp):
+    for add in (_add_replay, _add_run, _add_stress, _add_sgf, _add_report, _add_gtp):
         add(sub)
     return p
 
@@ -168,6 +187,7 @@ def parser() -> argparse.ArgumentParser:
 COMMANDS = {
     "replay": "sim.commands.replay",
     "run": "sim.commands.run",
+    "stress": "sim.commands.stress",
     "sgf": "sim.commands.sgf",
     "report": "analysis.report",
     "gtp": "sim.commands.gtp",

@@ -17,10 +17,16 @@ virtual_rate    probability that a playout player (random, capture,     0.0
                 pattern) plays a virtual move, 0..1
 record_moves    ``"none"``, ``"cycles"`` (games not ended by a pause,   ``"none"``; ``"all"``
                 or with repetition bans) or ``"all"``                   if a gtp player plays
+setup           start position(s) (``sim.setups``): a corpus name, a    the empty board
+                diagram file, a table (name, diagram, to_move) or a
+                list of them; game i starts from setup i mod k
+to_move         ``"black"`` or ``"white"``: who moves first from every  each setup's own
+                setup                                                   (a file's header)
 *the rules*     (``sim.rules.Rules``, validated there)
 rules           a preset of ``sim.rules.PRESETS``; the keys below       ``"jpd"``
                 override its values
-board_size      N, 2..25                                                required
+board_size      N, 2..25                                                required (the
+                                                                        setups' size)
 repetition      ``sim.schema.REPETITIONS``                              the preset's
 suicide         ``sim.schema.SUICIDES``                                 the preset's
 max_actions     move cap per game, 1..MAX_ACTIONS_LIMIT (1,000,000)    8 * N * N
@@ -38,12 +44,13 @@ from __future__ import annotations
 import math
 import re
 import tomllib
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
 from sim.errors import UserError
 from sim.player import Player, PlayerError
 from sim.rules import RULE_KEYS, RuleError, Rules
+from sim.setups import TO_MOVE, Setup, load_setup
 
 RECORD_MOVES = ("none", "cycles", "all")
 DEFAULT_SHARD_SIZE = 10_000
@@ -101,6 +108,7 @@ class RunConfig:
     white: Player = Player()
     virtual_rate: float = 0.0
     record_moves: str = "none"
+    setup: tuple[Setup, ...] = ()
 
     def __post_init__(self):
         _resolve(self, "RunConfig")
@@ -120,6 +128,7 @@ class RunConfig:
         """The resolved config as one flat table of plain JSON types (the form of a config
         file, stored in manifest.json)."""
         out = {f.name: getattr(self, f.name) for f in fields(self) if f.name in _RUN_KEYS}
+        out["setup"] = [x.to_dict() for x in self.setup]
         players = {"black": self.black.to_dict(), "white": self.white.to_dict()}
         return {**out, "players": players, **self.rules.to_dict()}
 
@@ -136,6 +145,7 @@ class RunConfig:
             white=self.white,
             virtual_rate=self.virtual_rate,
             seed=self.seed,
+            setups=self.setup,
         )
 
 
@@ -165,6 +175,14 @@ def _resolve(cfg: RunConfig, where: str) -> None:
     check("record_moves", _choice, RECORD_MOVES)
     if not isinstance(cfg.rules, Rules):
         raise UserError(f"{where}: key 'rules': must be a sim.rules.Rules")
+    for x in cfg.setup:
+        if not isinstance(x, Setup) or x.size != cfg.rules.board_size:
+            raise UserError(
+                f"{where}: key 'setup': {getattr(x, 'name', x)!r} is not a "
+                f"{cfg.rules.board_size}x{cfg.rules.board_size} sim.setups.Setup"
+            )
+    if cfg.setup and cfg.engines:
+        raise UserError(f"{where}: key 'setup': gtp players start from the empty board")
 
 
 def rules_from_dict(raw: dict, where: str) -> Rules:
@@ -178,7 +196,7 @@ def rules_from_dict(raw: dict, where: str) -> Rules:
 
 
 _RUN_KEYS = tuple(f.name for f in fields(RunConfig) if f.name not in ("rules", "black", "white"))
-_KEYS = (*_RUN_KEYS, "players", "rules", *RULE_KEYS)
+_KEYS = (*_RUN_KEYS, "to_move", "players", "rules", *RULE_KEYS)
 _GONE = {"policy_b": "[players.black] kind = ...", "policy_w": "[players.white] kind = ..."}
 
 
@@ -200,6 +218,33 @@ def players_from_dict(raw: dict, where: str) -> dict:
     return players
 
 
+def setups_from_dict(raw: dict, where: str) -> tuple[Setup, ...]:
+    """The Setups of a parsed table's ``setup`` and ``to_move``; UserError names the key."""
+    specs = raw.get("setup", [])
+    specs = specs if isinstance(specs, list) else [specs]
+    to_move = raw.get("to_move")
+    if to_move is not None and to_move not in TO_MOVE:
+        raise UserError(f"{where}: key 'to_move': must be black or white, got {to_move!r}")
+    if to_move == "white" and not specs:
+        raise UserError(f"{where}: key 'to_move': White moves first only from a setup")
+    setups = []
+    for i, spec in enumerate(specs):
+        try:
+            x = load_setup(spec)
+        except ValueError as err:
+            entry = repr(spec) if isinstance(spec, str) else f"entry {i + 1}"
+            raise UserError(f"{where}: key 'setup' ({entry}): {err}") from None
+        setups.append(x if to_move is None else replace(x, to_move=to_move))
+    names = [x.name for x in setups]
+    twice = [name for i, name in enumerate(names) if name in names[:i]]
+    if twice:
+        raise UserError(f"{where}: key 'setup': two setups are named {twice[0]!r}")
+    sizes = {x.size for x in setups}
+    if len(sizes) > 1:
+        raise UserError(f"{where}: key 'setup': the setups' boards differ ({sorted(sizes)})")
+    return tuple(setups)
+
+
 def config_from_dict(raw: dict, where: str, default_name: str | None = None) -> RunConfig:
     """A RunConfig from a parsed table; ``where`` (a file name) starts every error message."""
     if not isinstance(raw, dict):
@@ -209,10 +254,14 @@ def config_from_dict(raw: dict, where: str, default_name: str | None = None) -> 
         raise UserError(f"{where}: key {unknown[0]!r}: replaced by {_GONE[unknown[0]]}")
     if unknown:
         raise UserError(f"{where}: key {unknown[0]!r}: unknown key; keys are {', '.join(_KEYS)}")
+    setups = setups_from_dict(raw, where)
+    if setups and "board_size" not in raw:
+        raw = {**raw, "board_size": setups[0].size}
     for key in ("board_size", "games"):
         if key not in raw:
             raise UserError(f"{where}: key {key!r}: missing (required)")
     values = {k: raw[k] for k in _RUN_KEYS if k in raw}
+    values["setup"] = setups
     players = players_from_dict(raw, where)
     if any(p.kind == "gtp" for p in players.values()):
         values.setdefault("record_moves", "all")  # an engine's games replay only from moves

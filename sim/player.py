@@ -12,10 +12,15 @@ parameter       meaning                                        default
 visits          playouts per move, 1..100,000 (the trees of    1000
                 both colours take about 200 * visits * (N² + 2)
                 bytes: 0.3 GB at 4,000 visits on 19x19)
-playout         the playout policy (``sim.schema.PLAYOUTS``)   ``"pattern"``
 resign_below    resign when its best move's win rate is below  0 (never)
                 this, 0..0.5
 explore         the exploration constant of its PUCT selection 1.0
+*kofight*
+threat_rate     probability of a virtual move (the ko threat)  0.5
+                when the repetition rule bans every recapture
+*mcts and kofight*
+playout         mcts: the playout policy; kofight: the policy  ``"pattern"``
+                of its other moves (``sim.schema.PLAYOUTS``)
 *mcts and gtp*
 play_for        the ruleset whose win it plays for             ``"jpd_a"``
                 (``sim.schema.RULESETS``; komi from the run's)
@@ -80,6 +85,7 @@ class Player:
     label: str = ""
     genmove_timeout: float = 30.0
     komi_to_engine: float | None = None
+    threat_rate: float = 0.5
 
     def __post_init__(self):
         _choice("kind", self.kind, PLAYERS)
@@ -88,6 +94,7 @@ class Player:
         _choice("play_for", self.play_for, RULESETS)
         object.__setattr__(self, "resign_below", _number("resign_below", self.resign_below, 0, 0.5))
         object.__setattr__(self, "explore", _number("explore", self.explore, 0, 100))
+        object.__setattr__(self, "threat_rate", _number("threat_rate", self.threat_rate, 0, 1))
         timeout = _number("genmove_timeout", self.genmove_timeout, 0.1, 3600)
         object.__setattr__(self, "genmove_timeout", timeout)
         if self.komi_to_engine is not None:
@@ -159,6 +166,7 @@ class Player:
 PARAMETERS = {
     "mcts": ("visits", "playout", "play_for", "resign_below", "explore"),
     "gtp": ("name", "command", "genmove_timeout", "komi_to_engine", "play_for"),
+    "kofight": ("threat_rate", "playout"),
 }
 _FIELD = {"name": "label"}  # config key -> field, where they differ
-_FLOATS = ("resign_below", "explore", "genmove_timeout", "komi_to_engine")
+_FLOATS = ("resign_below", "explore", "genmove_timeout", "komi_to_engine", "threat_rate")

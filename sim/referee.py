@@ -220,11 +220,14 @@ def play_refereed(
     black: Player,
     white: Player,
     virtual_rate=0.0,
+    setups=(),
     record_moves=False,
     arrow=False,
 ):
     """``sim.selfplay.play_batch`` for games in which a GTP program plays: the same columns
-    (with ``engine_illegal``) and moves."""
+    (with ``engine_illegal``) and moves; the games start from the empty board."""
+    if setups:
+        raise ValueError("gtp players start from the empty board")
     referee = _Referee(rules, int(seed), black, white, float(virtual_rate))
     ids = np.asarray(game_ids, dtype=np.int64)
     rows = np.zeros((ids.size, len(RAW_FIELDS)), np.int64)
@@ -237,4 +240,6 @@ def play_refereed(
     bans = rows[:, R_REP_BANS].astype(np.int32)
     cols["repetition_bans"] = pa.array(bans) if arrow else bans
     cols["engine_illegal"] = pa.array(illegal) if arrow else illegal
+    none = np.full(ids.size, None, object)
+    cols["setup"] = pa.array(none, pa.string()) if arrow else none
     return cols, (moves if record_moves else None)

@@ -3,7 +3,7 @@ fields and the Arrow schema of one game row. Imports neither numba nor pandas.""
 
 import pyarrow as pa
 
-SCHEMA_VERSION = "3"
+SCHEMA_VERSION = "4"
 
 REPETITIONS = ("global_superko", "no_result", "board_superko", "situational_superko", "basic_ko")
 SUICIDES = ("multi", "none")
@@ -24,7 +24,7 @@ NO_WINNER_ENDINGS = ("cycle", "move_limit", "engine_error")  # engine_error: sim
 #: Endings without a score: no winner, or a resignation (its winner is set, its margins null).
 UNSCORED_ENDINGS = (*NO_WINNER_ENDINGS, "resign")
 #: Player kinds (``sim.player.Player``) and the playout policies of a searching player.
-PLAYERS = ("random", "capture", "pattern", "mcts", "gtp")
+PLAYERS = ("random", "capture", "pattern", "mcts", "gtp", "kofight")
 PLAYOUTS = ("random", "pattern")
 #: Dead stones at a pause (RULES.md §4): "all_alive", the agreed ending 两弃终局; "agree",
 #: the players name the dead stones (equal lists: removed; else play resumes, 实战解决).
@@ -126,6 +126,7 @@ RUN_TYPES = {
     "seed": pa.int64(),
     "player_b": _str,  # the canonical string of each colour's player (sim.player.Player.name)
     "player_w": _str,
+    "setup": _str,  # the start position's name (sim.setups), null for the empty board
     "virtual_rate": _f64,
     "max_actions": _i32,
     "repetition_bans": _i32,  # candidate moves the player drew that the repetition rule banned

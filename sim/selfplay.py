@@ -8,16 +8,17 @@ import numpy as np
 import pyarrow as pa
 from numba import njit
 
-from sim.coords import AGREE, RESUME
+from sim.coords import AGREE, RESUME, format_action
 from sim.engine.check import CONSISTENT, check_consistency, describe
 from sim.engine.history import apply_action, reset
 from sim.engine.outcome import R_REP_BANS, columns, outcome_arrays, outcome_row
 from sim.engine.pause import open_pause, settle
-from sim.engine.state import ACTIONS, ENDING, PLAIN, ST, TO_MOVE, new_state
+from sim.engine.state import ACTIONS, BLACK, ENDING, PLAIN, ST, TO_MOVE, new_state
 from sim.player import Player
 from sim.players.capture import capture_move
+from sim.players.kofight import kofight_move
 from sim.players.mcts import mcts_move
-from sim.players.params import CAPTURE, K_KIND, MCTS, PATTERN, kernel_parameters
+from sim.players.params import CAPTURE, K_KIND, KOFIGHT, MCTS, PATTERN, kernel_parameters
 from sim.players.pattern import pattern_move
 from sim.players.random import random_move
 from sim.players.stream import start_stream
@@ -42,23 +43,39 @@ def player_action(g, s, tree, rng, params, virtual_rate):
         return pattern_move(g, rng, virtual_rate)
     if kind == MCTS:
         return mcts_move(g, s, tree, rng, params)
+    if kind == KOFIGHT:
+        return kofight_move(g, rng, virtual_rate, params)
     return random_move(g, rng, virtual_rate)
 
 
 @njit(cache=True, _nrt=False)
 def play_games(
-    g, seed, game_ids, players, virtual_rate, rows, moves, offsets, setup, rng, fault, s, tree
+    g,
+    seed,
+    game_ids,
+    players,
+    virtual_rate,
+    rows,
+    moves,
+    offsets,
+    setups,
+    first,
+    rng,
+    fault,
+    s,
+    tree,
 ):
-    """Play ``game_ids`` from the empty board, colour c with the player ``players[c - 1]`` (a
-    row of ``sim.players.params``;
-    searches on the state ``s`` and the trees ``tree``); raw outcomes into ``rows``. If
+    """Play ``game_ids``, game i from the setup ``setups[i % k]`` (k rows of N*N colours; a
+    row of zeros is the empty board) with colour ``first[i % k]`` to move, colour c with the
+    player ``players[c - 1]`` (a row of ``sim.players.params``; searches on the state ``s`` and
+    the trees ``tree``); raw outcomes into ``rows``. If
     ``moves`` is not empty, every action goes there (sim.coords encoding), game j at
     ``moves[offsets[j]:offsets[j+1]]``; the call stops early, returning the number of
     games played, when ``moves`` might not hold the next game. If ``fault`` (three words) is
     not empty, the state is checked after every action (``check_consistency``); the first
-    problem stops the call with (code, point, action number) in ``fault``. ``setup`` (N*N
-    zeros, the empty board) and ``rng`` (two words) are work arrays: the kernel allocates
-    nothing, so no reference counting runs in its loop."""
+    problem stops the call with (code, point, action number) in ``fault``. ``rng`` (two words)
+    is a work array: the kernel allocates nothing, so no reference counting runs in its
+    loop."""
     record = moves.size > 0
     check = fault.size > 0
     cap = g.tab.shape[1]  # > the longest game
@@ -67,7 +84,8 @@ def play_games(
     for j in range(game_ids.size):
         if record and pos + cap > moves.size:
             return j
-        reset(g, setup)
+        k = game_ids[j] % setups.shape[0]
+        reset(g, setups[k], first[k])
         start_stream(rng, seed, game_ids[j])
         drop_trees(tree)
         while g.tab[ST, ENDING] == 0:
@@ -124,19 +142,24 @@ def play_batch(
     black: Player | str = "random",
     white: Player | str = "random",
     virtual_rate=0.0,
+    setups=(),
     record_moves=False,
     arrow=False,
     check=False,
+    exact=False,
 ):
     """Play the games ``game_ids`` of a run under ``rules`` (``sim.rules.Rules``), ``black``
-    against ``white`` (``sim.player.Player``s, or a kind for short); each game depends only on
-    ``seed`` and its id. ``check``: a debug option, the engine state is
+    against ``white`` (``sim.player.Player``s, or a kind for short), game i from
+    ``setups[i % k]`` (``sim.setups.Setup``s; none: the empty board); each game depends only on
+    ``seed``, its id and its setup. ``check``: a debug option, the engine state is
     checked after every action (``sim.engine.check``; an inconsistency raises RuntimeError).
+    ``exact``: the repetition rule compares whole positions on a key match (docs/rules.md §10;
+    runs compare keys only, ``bench/exact_vs_hash.py`` shows that it makes no difference).
 
-    Returns (columns, moves): every outcome field of ``sim.schema`` plus ``repetition_bans`` and
-    ``engine_illegal``
-    as numpy arrays (Arrow arrays with ``arrow``: what the runner writes), and None or one
-    int16 action array per game."""
+    Returns (columns, moves): every outcome field of ``sim.schema`` plus ``repetition_bans``,
+    ``engine_illegal`` and ``setup`` (the setup's name, None for the empty board) as numpy
+    arrays (Arrow arrays with ``arrow``: what the runner writes), and None or one int16 action
+    array per game."""
     if not isinstance(rules, Rules):
         raise TypeError(f"play_batch takes a sim.rules.Rules, not {type(rules).__name__}")
     black, white = (p if isinstance(p, Player) else Player(p) for p in (black, white))
@@ -150,12 +173,13 @@ def play_batch(
         rules, max(p.visits if p.searches else 0 for p in (black, white)), len(RAW_FIELDS)
     )
     ids = np.ascontiguousarray(game_ids, dtype=np.int64)
-    g, s = new_state(rules, False), new_state(rules, False)
+    g, s = new_state(rules, exact), new_state(rules, False)
     rows = np.zeros((ids.size, len(RAW_FIELDS)), np.int64)
     offsets = np.zeros(ids.size + 1, np.int64)
     chunks = []
     done = 0
-    setup, rng = np.zeros(size * size, np.int8), np.zeros(2, np.uint64)
+    starts, first = _starts(g, setups, size)
+    rng = np.zeros(2, np.uint64)
     fault = np.zeros(3 if check else 0, np.int64)
     while done < ids.size:
         buffer = np.empty(max(_MOVES_BUFFER, 4 * g.tab.shape[1]) if record_moves else 0, np.int16)
@@ -169,7 +193,8 @@ def play_batch(
             rows[done:],
             buffer,
             offsets[done:],
-            setup,
+            starts,
+            first,
             rng,
             fault,
             s,
@@ -189,4 +214,25 @@ def play_batch(
     cols["repetition_bans"] = pa.array(bans) if arrow else bans
     none = np.zeros(ids.size, np.int32)  # no engine here (``sim.referee``)
     cols["engine_illegal"] = pa.array(none) if arrow else none
+    names = np.array([x.name for x in setups] if setups else [None], object)[ids % len(first)]
+    cols["setup"] = pa.array(names, pa.string()) if arrow else names
     return cols, (chunks if record_moves else None)
+
+
+def _starts(g, setups, size):
+    """The kernel's form of ``setups``: (k x N*N colours, k first movers); ValueError names a
+    setup that does not fit the board or has a group without liberty."""
+    if not setups:
+        return np.zeros((1, size * size), np.int8), np.array([BLACK], np.int64)
+    starts = np.zeros((len(setups), size * size), np.int8)
+    first = np.array([x.first for x in setups], np.int64)
+    for k, x in enumerate(setups):
+        if x.size != size:
+            raise ValueError(f"setup {x.name} is a {x.size}x{x.size} position, not {size}x{size}")
+        starts[k] = x.cells
+        bad = reset(g, starts[k], first[k])
+        if bad >= 0:
+            raise ValueError(
+                f"setup {x.name}: the stone at {format_action(bad, size)} has no liberty"
+            )
+    return starts, first

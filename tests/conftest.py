@@ -72,12 +72,12 @@ def Game(request):
     return functools.partial(numba_game, exact=request.param == "numba")
 
 
-def numba_game(size, setup=None, exact=True, **rules):
+def numba_game(size, setup=None, exact=True, to_move=1, **rules):
     """``sim.engine.game.Game`` with the reference's signature: the rule options as keywords."""
     from sim.engine.game import Game
     from sim.rules import Rules
 
-    return Game(Rules(size, **rules), setup, exact)
+    return Game(Rules(size, **rules), setup, exact, to_move)
 
 
 def setup_of(diagram, size):
@@ -144,8 +144,9 @@ def board_of(text):
     return "\n".join(line.replace(" ", "") for line in text.splitlines() if line.strip())
 
 
-def check_invariants(out, setup=None):
-    """Invariants of every outcome (``setup``: the setup colour list or None):
+def check_invariants(out, setup=None, to_move=1):
+    """Invariants of every outcome (``setup``: the setup colour list or None; ``to_move``: who
+    moved first from it):
     JPD area totals sum to N²; equal-stones result == area result with the A-version point;
     stones played (+ setup stones) == stones on the board + stones lost; simple counter sums."""
     n2 = out["board_size"] ** 2
@@ -172,7 +173,7 @@ def check_invariants(out, setup=None):
         + out["virtual_moves_b"]
         + out["virtual_moves_w"]
     )
-    s_b = out["real_moves_b"] + out["virtual_moves_b"]
+    s_b = out["real_moves_b"] + out["virtual_moves_b"] + (to_move == 2)  # White first: §1 parity
     s_w = out["real_moves_w"] + out["virtual_moves_w"]
     assert s_b - s_w in (0, 1)
     assert out["balanced_moves"] == 2 * s_w
@@ -189,6 +190,40 @@ def check_invariants(out, setup=None):
     assert out["suicides_b"] <= out["stones_lost_b"] and out["suicides_w"] <= out["stones_lost_w"]
     if out["public_points"] == 0:  # then JPD components are Tromp-Taylor regions
         assert out["area_diff_chinese"] == out["area_diff_jpd"]
+
+
+def replay_with_reference(rules, actions, where, setup=None, to_move=1, legal=True):
+    """Play ``actions`` (``sim.coords`` encoding) from ``setup`` under ``rules``
+    (``sim.rules.Rules``) in ``sim.engine.game.Game`` (exact mode) and in
+    ``tests.reference.RefGame``, comparing the legal moves before (if ``legal``) and the board
+    after every action and checking the engine's state; returns the reference's outcome, which
+    must equal the engine's and satisfy ``check_invariants``. ``where`` starts every assertion
+    message."""
+    from sim.engine.game import Game
+    from tests.reference import RefGame
+
+    ref = RefGame(
+        rules.board_size,
+        rules.repetition,
+        rules.suicide,
+        rules.max_actions,
+        setup=setup,
+        dead_stones=rules.dead_stones,
+        to_move=to_move,
+    )
+    eng = Game(rules, setup, to_move=to_move)
+    for k, action in enumerate(actions):
+        at = f"{where} action {k}"
+        assert not legal or eng.legal_moves() == ref.legal_moves(), at
+        assert ref.play(action) is None, at
+        assert eng.play(action) is None, at
+        assert eng.check() is None, at
+        assert eng.board() == ref.board(), at
+    assert eng.ending is not None and eng.ending == ref.ending, where
+    expected = ref.outcome(komi=rules.komi)
+    assert eng.outcome() == expected, where
+    check_invariants(expected, setup, to_move)
+    return expected
 
 
 def replay(capsys, *args):

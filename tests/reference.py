@@ -229,6 +229,7 @@ class RefGame:
         setup=None,
         exact=True,
         dead_stones="all_alive",
+        to_move=BLACK,
     ):
         if not MIN_SIZE <= size <= MAX_SIZE:
             raise ValueError(f"board size {size} is not in {MIN_SIZE}..{MAX_SIZE}")
@@ -259,7 +260,9 @@ class RefGame:
                 raise ValueError("a setup group has no liberty")
         self.cells = cells
         self.setup = {BLACK: cells.count(BLACK), WHITE: cells.count(WHITE)}
-        self.to_move = BLACK
+        self.to_move = to_move
+        # White first from a setup: the setup counts as Black's move for the parity (§1)
+        self.setup_move = int(to_move == WHITE)
         self.ending = None
         self.pending_pass = None  # the colour whose pass awaits the opponent's answer
         self.virtual = {BLACK: 0, WHITE: 0}  # virtual stones off the board (converted incl.)
@@ -267,7 +270,7 @@ class RefGame:
         self.history = [(tuple(cells), 0, 0)]
         self.seen = set(self.history)
         self.boards_seen = {tuple(cells)}
-        self.situations = {(tuple(cells), BLACK)}  # (board, side to move next)
+        self.situations = {(tuple(cells), to_move)}  # (board, side to move next)
         self.virtuals_at = {}  # board -> virtual moves made while it stood (four-virtual)
         # counters
         self.actions = 0
@@ -496,11 +499,11 @@ class RefGame:
             territory[BLACK],
             territory[WHITE],
             public,
-            moves_of[BLACK],
+            moves_of[BLACK] + self.setup_move,
             moves_of[WHITE],
             self.lost[BLACK] + virtual_moves[BLACK],
             self.lost[WHITE] + virtual_moves[WHITE],
-            self.setup[BLACK],
+            self.setup[BLACK] - self.setup_move,  # the setup move's stone is Black's k-th
             self.setup[WHITE],
             a_version=(first == "W"),
         )

@@ -260,6 +260,7 @@ def random_games(
     rate = 0.004 if repetition in ("basic_ko", "no_result") else 0.015
     cols["repetition_bans"] = rng.poisson(rate * moves).astype(i32)
     cols["engine_illegal"] = np.zeros(n, i32)
+    cols["setup"] = pa.nulls(n, pa.string())  # from the empty board
     arrays = [
         cols[f.name]
         if isinstance(cols[f.name], pa.Array)

@@ -1,8 +1,8 @@
-"""The numba engine against the pure-Python reference, move by move, on 2,760 games: every
-board size 2..9 x every repetition mode x eight styles of play (plain, with voluntary virtual
-moves, without suicide, the capture player, the pattern player, and three small tree searches
+"""The numba engine against the pure-Python reference, move by move, on 3,320 games: every
+board size 2..9 x every repetition mode x ten styles of play (plain, with voluntary virtual
+moves, without suicide, the capture player, the pattern player, three small tree searches
 that pick real moves, passes and virtual moves themselves, resign, and two of them agree on
-dead stones at a pause or resume play). The games are the
+dead stones at a pause or resume play, and two kofight players). The games are the
 batched kernel's own (``play_batch`` with recorded moves); each is re-played action by action
 in ``sim.engine.game.Game`` (exact mode) and in ``tests.reference.RefGame``, comparing the
 legal-move sets and boards after every action and every outcome field at the end, and checking
@@ -12,13 +12,11 @@ in the batch and in ``Game``."""
 import numpy as np
 import pytest
 
-from sim.engine.game import Game
 from sim.player import Player
 from sim.rules import Rules
 from sim.schema import OUTCOME_FIELDS, REPETITIONS
 from sim.selfplay import play_batch
-from tests.conftest import check_invariants
-from tests.reference import RefGame
+from tests.conftest import replay_with_reference
 
 STYLES = [  # (suicide, virtual_rate, player of both colours, games, dead_stones)
     ("multi", 0.0, "random", 13, "all_alive"),
@@ -29,12 +27,14 @@ STYLES = [  # (suicide, virtual_rate, player of both colours, games, dead_stones
     ("multi", 0.0, Player("mcts", visits=12, playout="random", resign_below=0.15), 3, "all_alive"),
     ("none", 0.0, Player("mcts", visits=12, play_for="japanese"), 3, "agree"),
     ("multi", 0.0, Player("mcts", visits=24, playout="random", play_for="jpd_b"), 3, "agree"),
+    ("multi", 0.0, Player("kofight", threat_rate=0.5), 8, "all_alive"),
+    ("none", 0.05, Player("kofight", threat_rate=0.9, playout="random"), 6, "all_alive"),
 ]
 
 
-def batch(size, repetition, suicide, virtual_rate, policy, games, seed, dead_stones):
+def batch(rules, virtual_rate, policy, games, seed):
     return play_batch(
-        Rules(size, repetition, suicide, dead_stones=dead_stones),
+        rules,
         black=policy,
         white=policy,
         virtual_rate=virtual_rate,
@@ -54,21 +54,9 @@ def none_for_nan(value):
 @pytest.mark.parametrize("size", range(2, 10))
 def test_random_games_match_reference(size, repetition):
     for style, (suicide, virtual_rate, policy, games, dead) in enumerate(STYLES):
-        columns, moves = batch(
-            size, repetition, suicide, virtual_rate, policy, games, 1000 * size + style, dead
-        )
+        rules = Rules(size, repetition, suicide, dead_stones=dead)
+        columns, moves = batch(rules, virtual_rate, policy, games, 1000 * size + style)
         for j, actions in enumerate(moves):
-            ref = RefGame(size, repetition, suicide, dead_stones=dead)
-            eng = Game(Rules(size, repetition, suicide, dead_stones=dead))
-            for k, action in enumerate(actions.tolist()):
-                where = f"{size}x{size} {repetition} {suicide} game {j} action {k}"
-                assert eng.legal_moves() == ref.legal_moves(), where
-                assert ref.play(action) is None, where
-                assert eng.play(action) is None, where
-                assert eng.check() is None, where
-                assert eng.board() == ref.board(), where
-            assert eng.ending is not None and eng.ending == ref.ending
-            expected = ref.outcome()
-            assert eng.outcome() == expected
+            where = f"{size}x{size} {repetition} {suicide} game {j}"
+            expected = replay_with_reference(rules, actions.tolist(), where)
             assert {name: none_for_nan(columns[name][j]) for name in OUTCOME_FIELDS} == expected
-            check_invariants(expected)

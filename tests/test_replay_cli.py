@@ -191,7 +191,7 @@ def test_bad_options_are_one_line(capsys, args, message):
 @pytest.mark.parametrize(
     "diagram, message",
     [
-        ("..\n..\n", "diagram has 2 rows, board size is 3"),
+        ("..\n..\n", "a 2x2 diagram, --size is 3"),
         ("...\n..\n...\n", "diagram row 2 has 2 points, board size is 3"),
         ("...\n.#.\n...\n", "diagram row 2 has letter '#'; use X, O or ."),
         ("XO.\nO..\n...\n", "setup stone at A3 has no liberty"),

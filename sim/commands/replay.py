@@ -16,19 +16,19 @@ the comparison with its stored row as one JSON object: exit status 0 if it match
 
 import json
 import sys
-from pathlib import Path
+from dataclasses import replace
 
 from sim.coords import (
     MoveError,
     format_action,
     format_diagram,
     parse_action,
-    parse_diagram,
     split_tokens,
 )
 from sim.engine.game import Game
 from sim.errors import UserError
 from sim.rules import RuleError, Rules
+from sim.setups import Setup, load_setup
 
 
 def rules_from_options(args) -> Rules:
@@ -64,22 +64,30 @@ def rules_from_options(args) -> Rules:
         raise UserError(f"{option}: {err.reason}") from None
 
 
-def _setup(path: str | None, size: int):
-    if path is None:
+def _setup(args) -> Setup | None:
+    """The ``--setup`` position (a diagram file or a corpus name), ``--to-move`` applied."""
+    if args.setup is None:
+        if args.to_move == "white":
+            raise UserError("--to-move white: White moves first only from a --setup position")
         return None
     try:
-        return parse_diagram(Path(path).read_text(), size)
-    except OSError as err:
-        raise UserError(f"--setup {path}: {err.strerror}") from None
+        setup = load_setup(args.setup)
     except ValueError as err:
-        raise UserError(f"--setup {path}: {err}") from None
+        raise UserError(f"--setup {args.setup}: {err}") from None
+    if setup.size != args.size:
+        raise UserError(
+            f"--setup {args.setup}: a {setup.size}x{setup.size} diagram, --size is {args.size}"
+        )
+    return setup if args.to_move is None else replace(setup, to_move=args.to_move)
 
 
-def _new_game(rules: Rules, setup, setup_file) -> Game:
+def _new_game(rules: Rules, setup: Setup | None, spec: str | None) -> Game:
+    if setup is None:
+        return Game(rules)
     try:
-        return Game(rules, setup)
+        return Game(rules, setup.cells, to_move=setup.first)
     except ValueError as err:
-        raise UserError(f"--setup {setup_file}: {err}") from None
+        raise UserError(f"--setup {spec}: {err}") from None
 
 
 def play_tokens(tokens, args, game: Game) -> dict:
@@ -116,7 +124,7 @@ def main(args) -> int:
     if args.size is None:
         raise UserError("--size is required")
     rules = rules_from_options(args)
-    setup = _setup(args.setup, args.size)
+    setup = _setup(args)
     game = _new_game(rules, setup, args.setup)  # the first game checks the setup
     if args.from_file is None:
         try:

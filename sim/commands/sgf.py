@@ -61,9 +61,16 @@ def _result(winner, margin) -> str:
     return f"{winner}+{abs(margin):g}"
 
 
-def game_sgf(row: dict, actions: list[int], manifest: dict) -> str:
-    """The SGF text of one game from its stored row, its actions and the run's manifest."""
+def game_sgf(row: dict, actions: list[int], manifest: dict, setup=None) -> str:
+    """The SGF text of one game from its stored row, its actions, the run's manifest and its
+    ``sim.setups.Setup`` (None: the empty board)."""
     size = row["board_size"]
+    setup_props = ""  # the setup's stones (AB, AW) and the player to move first (PL)
+    if setup is not None:
+        for prop, colour in (("AB", 1), ("AW", 2)):
+            points = [f"[{_point(p, size)}]" for p, c in enumerate(setup.cells) if c == colour]
+            setup_props += prop + "".join(points) if points else ""
+        setup_props += f"PL[{'BW'[setup.first - 1]}]"
     started = str(manifest.get("started") or "")[:10]
     results = "; ".join(f"{r} {_result(row[f'winner_{r}'], row[f'margin_{r}'])}" for r in RULESETS)
     root = [
@@ -86,6 +93,8 @@ def game_sgf(row: dict, actions: list[int], manifest: dict) -> str:
         ),
     ]
     nodes = [";" + "".join(f"{k}[{_text(v)}]" for k, v in root)]
+    nodes[0] += setup_props
+    shift = 0 if setup is None else setup.first - 1  # White first: White's turns are even
     # every action but a pass is a move, and so is a converted pass: one fewer moves than that
     # means the last action declined a pass and was not played
     if actions and actions[-1] == RESIGN:
@@ -96,7 +105,7 @@ def game_sgf(row: dict, actions: list[int], manifest: dict) -> str:
     actions = [a for a in actions if a != RESUME]
     unplayed = sum(a != PASS for a in actions) + row["converted_passes"] == row["moves"] + 1
     for i, action in enumerate(actions):
-        colour = "BW"[i % 2]
+        colour = "BW"[(i + shift) % 2]
         if unplayed and i == len(actions) - 1:
             nodes.append(
                 f";{colour}[]JV[declined]C[{colour} declined the pass with "
@@ -139,7 +148,8 @@ def stored_game_sgf(run_dir: str | Path, game_id: int) -> str:
             f'stores every game, "cycles" only games not ended by a pause or with '
             f"repetition bans)"
         )
-    return game_sgf(row, actions, state.manifest)
+    setup = next((x for x in state.config.setup if x.name == row["setup"]), None)
+    return game_sgf(row, actions, state.manifest, setup)
 
 
 def main(args) -> int:

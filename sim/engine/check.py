@@ -39,6 +39,7 @@ from sim.engine.state import (
     REAL,
     REP_BITS,
     SETUP,
+    SETUP_MOVE,
     ST,
     STACK,
     TO_MOVE,
@@ -182,7 +183,7 @@ def check_consistency(g):
         moves += st[slot(REAL, c)] + st[slot(VIRT, c)]
     if moves != st[MOVES]:
         return BAD_COUNTS, -1
-    by_parity = BLACK if st[MOVES] % 2 == 0 else WHITE
+    by_parity = BLACK if (st[MOVES] + st[SETUP_MOVE]) % 2 == 0 else WHITE
     if st[TO_MOVE] != (opponent(by_parity) if st[PENDING_PASS] else by_parity):
         return BAD_TO_MOVE, -1
     key = rule_key(g, st[HASH], st[MOVES])

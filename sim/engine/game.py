@@ -14,6 +14,7 @@ from sim.engine.outcome import columns, outcome_row
 from sim.engine.pause import settle
 from sim.engine.state import (
     AGREED,
+    BLACK,
     COLOR,
     ENDING,
     GAME_OVER,
@@ -23,6 +24,7 @@ from sim.engine.state import (
     REASONS,
     ST,
     TO_MOVE,
+    WHITE,
     new_state,
 )
 from sim.rules import Rules
@@ -32,11 +34,12 @@ from sim.schema import ENDINGS, RAW_FIELDS
 class Game:
     """A game under ``rules`` (``sim.rules.Rules``); actions use the encoding of ``sim.coords``.
 
-    ``setup``: None or N*N colours (0 empty, 1 Black, 2 White), Black to move. ``exact``:
-    repetition and four-virtual checks compare whole positions on a hash match.
+    ``setup``: None or N*N colours (0 empty, 1 Black, 2 White); ``to_move``: BLACK or WHITE
+    (White only from a setup). ``exact``: repetition and four-virtual checks compare whole
+    positions on a hash match.
     """
 
-    def __init__(self, rules: Rules, setup=None, exact=True):
+    def __init__(self, rules: Rules, setup=None, exact=True, to_move=BLACK):
         if not isinstance(rules, Rules):
             raise TypeError(f"a Game takes a sim.rules.Rules, not {type(rules).__name__}")
         self.rules = rules
@@ -45,7 +48,9 @@ class Game:
         start = np.zeros(size * size, np.int8) if setup is None else np.asarray(setup, np.int8)
         if start.shape != (size * size,) or not np.isin(start, (0, 1, 2)).all():
             raise ValueError(f"a setup is {size * size} colours 0, 1 or 2")
-        bad = reset(self._g, start)
+        if to_move not in (BLACK, WHITE) or (to_move == WHITE and setup is None):
+            raise ValueError("White moves first only from a setup position")
+        bad = reset(self._g, start, to_move)
         if bad >= 0:
             raise ValueError(f"setup stone at {format_action(bad, size)} has no liberty")
 

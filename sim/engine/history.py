@@ -71,6 +71,7 @@ from sim.engine.state import (
     RESIGNED_BY,
     SEG_START,
     SETUP,
+    SETUP_MOVE,
     SITUATIONAL_SUPERKO,
     ST,
     SUIC,
@@ -118,9 +119,11 @@ def copy_game(dst, src):
 
 
 @njit(cache=True, _nrt=False)
-def reset(g, setup):
-    """Start a game: the setup position (N*N colours; all zero for an empty board), Black to
-    move. Returns the point index (y*N+x) of a setup stone whose chain has no liberty, or -1."""
+def reset(g, setup, first):
+    """Start a game: the setup position (N*N colours; all zero for an empty board), colour
+    ``first`` to move (WHITE: the setup counts as Black's move for the move number's parity,
+    docs/rules.md §9). Returns the point index (y*N+x) of a setup stone whose chain has no
+    liberty, or -1."""
     st = g.tab[ST]
     n = st[N]
     forget(g, st[SEG_START], st[MOVES] + 1)  # the last game's positions
@@ -137,7 +140,8 @@ def reset(g, setup):
         if setup[i] != EMPTY and g.pt[PLIB, g.pt[HEAD, p]] == 0:
             return i
     st[GAME_FIELDS:N_ST] = 0
-    st[TO_MOVE] = BLACK
+    st[TO_MOVE] = first
+    st[SETUP_MOVE] = first == WHITE
     st[FV_GEN] += 1
     record(g, False)
     return -1

@@ -42,6 +42,7 @@ from sim.engine.state import (
     REP,
     REP_BITS,
     SEG_START,
+    SETUP_MOVE,
     SIDEKEY,
     SITUATIONAL_SUPERKO,
     ST,
@@ -60,8 +61,8 @@ def rule_key(g, board_key, m):
     ``board_key`` and the current virtual stones as move ``m``."""
     st = g.tab[ST]
     rep = st[REP]
-    if rep == SITUATIONAL_SUPERKO:  # Black moves after even move numbers
-        return board_key ^ st[slot(SIDEKEY, BLACK if m & 1 == 0 else WHITE)]
+    if rep == SITUATIONAL_SUPERKO:  # Black moves after even move numbers (§1 parity)
+        return board_key ^ st[slot(SIDEKEY, BLACK if (m + st[SETUP_MOVE]) & 1 == 0 else WHITE)]
     if rep == BOARD_SUPERKO:
         return board_key
     return (

@@ -22,6 +22,7 @@ from sim.engine.state import (
     REAL,
     SEKI,
     SETUP,
+    SETUP_MOVE,
     ST,
     STACK,
     STACK2,
@@ -253,7 +254,7 @@ def equal_stones(g, lab):
     refill, left, moku = counter(g, T_REFILL), counter(g, T_LEFT), counter(g, T_MOKU)
     stones, net = counter(g, T_COPY_STONES), counter(g, T_NET)
     moku[:] = 0
-    s_b = st[slot(REAL, BLACK)] + st[slot(VIRT, BLACK)]
+    s_b = st[slot(REAL, BLACK)] + st[slot(VIRT, BLACK)] + st[SETUP_MOVE]  # §1 parity
     s_w = st[slot(REAL, WHITE)] + st[slot(VIRT, WHITE)]
     for c in (BLACK, WHITE):
         refill[c] = st[slot(LOST, c)] + st[slot(VIRT, c)]
@@ -287,4 +288,4 @@ def equal_stones(g, lab):
         net[c] = stones[c] + left[c] - st[slot(SETUP, c)]  # stones each side has played, net
         total2 = 2 * (moku[c] + net[c] + st[slot(SETUP, c)]) + public
         diff2 += total2 if c == BLACK else -total2
-    return net[BLACK] + net[WHITE], diff2
+    return net[BLACK] + net[WHITE] + st[SETUP_MOVE], diff2

@@ -98,6 +98,7 @@ HASH = _st.one()  # board key: xor of the stone keys on the board
 FV_GEN = _st.one()  # generation stamp of the four-virtual table (one per game)
 N_EMPTY = _st.one()  # number of empty points (the first entries of pt[EMPTIES])
 SETUP = _st.pair()  # setup stones, by colour
+SETUP_MOVE = _st.one()  # 1: White moves first from the setup (it counts as Black's move, §1 parity)
 # ... then those of the game, zeroed by history.reset:
 GAME_FIELDS = _st.count
 TO_MOVE = _st.one()  # BLACK or WHITE

@@ -52,7 +52,7 @@ NAME = "jpdsim"
 VIRTUAL_NOTE = "# jpdsim: virtual move, told as pass"
 COLOURS = {"b": 1, "black": 1, "w": 2, "white": 2}
 LETTERS = ".XO"
-OWN_KINDS = ("random", "capture", "pattern", "mcts")  # ``player_action``'s kinds
+OWN_KINDS = ("random", "capture", "pattern", "mcts", "kofight")  # ``player_action``'s kinds
 
 
 class GtpError(Exception):

@@ -4,13 +4,13 @@ the row of a ``sim.player.Player`` under some ``sim.rules.Rules``."""
 
 from sim.schema import PLAYERS, PLAYOUTS, RULESETS
 
-RANDOM, CAPTURE, PATTERN, MCTS = (
-    PLAYERS.index(k) for k in ("random", "capture", "pattern", "mcts")
+RANDOM, CAPTURE, PATTERN, MCTS, KOFIGHT = (
+    PLAYERS.index(k) for k in ("random", "capture", "pattern", "mcts", "kofight")
 )
 PATTERN_PLAYOUT = PLAYOUTS.index("pattern")
 
-K_KIND, K_VISITS, K_PLAYOUT, K_PLAY_FOR, K_KOMI, K_RESIGN, K_EXPLORE = range(7)
-N_K = 7
+K_KIND, K_VISITS, K_PLAYOUT, K_PLAY_FOR, K_KOMI, K_RESIGN, K_EXPLORE, K_THREAT = range(8)
+N_K = 8
 
 
 def kernel_parameters(player, rules) -> list:
@@ -24,4 +24,5 @@ def kernel_parameters(player, rules) -> list:
     row[K_KOMI] = rules.komi[player.play_for]
     row[K_RESIGN] = player.resign_below
     row[K_EXPLORE] = player.explore
+    row[K_THREAT] = player.threat_rate
     return row

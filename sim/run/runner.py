@@ -91,6 +91,7 @@ def run(
     )
     try:
         _check_engines(cfg)
+        _check_setups(cfg)
         folder.check_folder(run_dir, resume)  # before the lock goes into a folder not ours
         lock = folder.lock(run_dir)
         try:
@@ -114,6 +115,18 @@ def _check_engines(cfg: RunConfig) -> None:
                 GtpEngine(player.command, player.genmove_timeout).close()
             except EngineError as e:
                 raise UserError(f"players.{colour}.command: {e}") from None
+
+
+def _check_setups(cfg: RunConfig) -> None:
+    """Set each setup up once, before any game: a group without liberty is one UserError."""
+    if cfg.setup:
+        from sim.engine.game import Game  # the engine (numba) only when there are setups
+
+        for x in cfg.setup:
+            try:
+                Game(cfg.rules, x.cells, to_move=x.first)
+            except ValueError as err:
+                raise UserError(f"setup {x.name}: {err}") from None
 
 
 def _run_locked(cfg, run_dir, workers, resume, progress, config_file, scheduler) -> RunResult:

@@ -1,0 +1,149 @@
+"""``jpdsim stress CONFIG``: the superko and cycle stress set (docs/corpus.md): every setup
+position x every repetition rule x every suicide option x every player, each combination a
+normal run (``sim.run.runner.run``: resumable, logged) in ``<out>/<run name>``, then the table
+of ``analysis.cycles.stress_table`` printed and written to ``<out>/stress.csv``.
+
+A stress config is a run config (``sim.config``) whose ``setup`` may be ``"corpus"`` (every
+corpus position) and which takes lists instead of single values for three keys:
+
+=============== ================================================== =======================
+key             meaning                                            default
+=============== ================================================== =======================
+games           games per setup position in each run               required
+repetitions     repetition rules (``sim.schema.REPETITIONS``)      all five
+suicides        suicide options (``sim.schema.SUICIDES``)          both
+players         players, each playing both colours (a kind or a    ``["random",
+                table as ``[players.black]`` takes)                "kofight"]``
+=============== ================================================== =======================
+
+The positions of one board size share a run (rows record their ``setup``); a run is named
+``<N>x<N>-<repetition>-<suicide>-<player kind>``. Exit status as ``jpdsim run``'s.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+import tomllib
+from pathlib import Path
+
+from sim.config import RunConfig, config_from_dict
+from sim.errors import UserError
+from sim.player import Player, PlayerError
+from sim.schema import REPETITIONS, SUICIDES
+from sim.setups import corpus_names, load_setup
+
+LISTS = {"repetitions": REPETITIONS, "suicides": SUICIDES, "players": ("random", "kofight")}
+
+
+def _list(raw: dict, key: str, where: str) -> list:
+    values = raw.get(key, list(LISTS[key]))
+    if not isinstance(values, list) or not values:
+        raise UserError(f"{where}: key {key!r}: must be a non-empty list, got {values!r}")
+    return values
+
+
+def stress_runs(raw: dict, where: str) -> list[RunConfig]:
+    """The runs of a parsed stress config, validated; UserError names the key."""
+    if not isinstance(raw, dict):
+        raise UserError(f"{where}: a stress config must be a table of keys")
+    base = {k: v for k, v in raw.items() if k not in LISTS and k not in ("setup", "name")}
+    for key in ("repetition", "suicide", "board_size"):
+        if key in base:
+            raise UserError(f"{where}: key {key!r}: a stress config sets it per run; remove it")
+    if "games" not in raw:
+        raise UserError(f"{where}: key 'games': missing (required)")
+    specs = raw.get("setup", "corpus")
+    specs = corpus_names() if specs == "corpus" else specs if isinstance(specs, list) else [specs]
+    by_size: dict[int, list] = {}
+    for spec in specs:
+        try:
+            setup = load_setup(spec)
+        except ValueError as err:
+            raise UserError(f"{where}: key 'setup' ({spec!r}): {err}") from None
+        by_size.setdefault(setup.size, []).append(setup.to_dict())
+    players = []
+    for entry in _list(raw, "players", where):
+        try:
+            players.append(Player.from_table(entry))
+        except PlayerError as err:
+            raise UserError(f"{where}: key 'players' ({entry!r}): {err}") from None
+    runs = []
+    for size, setups in sorted(by_size.items()):
+        for repetition in _list(raw, "repetitions", where):
+            for suicide in _list(raw, "suicides", where):
+                for player in players:
+                    table = {
+                        **base,
+                        "name": f"{size}x{size}-{repetition}-{suicide}-{player.kind}",
+                        "games": _games(raw["games"], len(setups), where),
+                        "setup": setups,
+                        "repetition": repetition,
+                        "suicide": suicide,
+                        "players": {"black": player.to_dict(), "white": player.to_dict()},
+                    }
+                    runs.append(config_from_dict(table, where))
+    names = [cfg.name for cfg in runs]
+    twice = next((n for i, n in enumerate(names) if n in names[:i]), None)
+    if twice:
+        raise UserError(f"{where}: key 'players': two players of one kind make two runs {twice}")
+    return runs
+
+
+def _games(per_position, positions: int, where: str) -> int:
+    if isinstance(per_position, bool) or not isinstance(per_position, int) or per_position < 1:
+        raise UserError(f"{where}: key 'games': must be a positive integer, got {per_position!r}")
+    return per_position * positions
+
+
+def load_stress(path: str | Path) -> list[RunConfig]:
+    """The runs of a stress config file; UserError names the file and the key."""
+    path = Path(path)
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as err:
+        raise UserError(f"{path}: cannot read stress config ({err.strerror})") from None
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
+        raise UserError(f"{path}: not a TOML file: {err}") from None
+    return stress_runs(raw, str(path))
+
+
+def main(args) -> int:
+    from sim.run.runner import run  # the runner (and numba in its workers) once the config holds
+
+    runs = load_stress(args.config)
+    out = Path(args.out) if args.out is not None else Path("results") / Path(args.config).stem
+    workers = args.workers if args.workers is not None else (os.cpu_count() or 1)
+    t0, played = time.perf_counter(), 0
+    for k, cfg in enumerate(runs, 1):
+        run_dir = out / cfg.name
+        print(f"[{k}/{len(runs)}] {cfg.name}: {cfg.games:,} games", file=sys.stderr)
+        result = run(
+            cfg,
+            run_dir,
+            workers=workers,
+            resume=(run_dir / "manifest.json").exists(),
+            progress=not args.no_progress,
+            config_file=str(args.config),
+        )
+        played += result.games_played
+        if result.interrupted:
+            print(f"jpdsim stress: stopped; run it again to go on ({run_dir})", file=sys.stderr)
+            return 128 + result.interrupted
+        if not result.state.complete:
+            print(f"jpdsim stress: {run_dir} is incomplete (see its run.log)", file=sys.stderr)
+            return 1
+    seconds = time.perf_counter() - t0
+    from analysis.cycles import COLUMNS, stress_table
+    from analysis.load import load_runs
+
+    table = stress_table(load_runs([out / cfg.name for cfg in runs], columns=COLUMNS))
+    table.to_csv(out / "stress.csv", index=False)
+    print(
+        f"stress {out}: {len(runs)} runs, {int(table['games'].sum()):,} games "
+        f"({played:,} played now in {seconds:.0f} s, {workers} workers); table: "
+        f"{out / 'stress.csv'}"
+    )
+    print(table.to_string(index=False, float_format=lambda x: f"{x:.4g}"))
+    return 0
