@@ -266,3 +266,17 @@ def stress_table(df: pd.DataFrame, by=STRESS_BY) -> pd.DataFrame:
     for part in (ln, bans.rename(columns={"mean per game": "bans per game"}), wins, checks):
         out = out.merge(part, on=cols, how="left") if cols else pd.concat([out, part], axis=1)
     return out
+
+
+def examples(df: pd.DataFrame, ending=("cycle", "four_virtual"), by=("setup", "repetition")):
+    """One example game per group among those with an ending in ``ending``: the first by run
+    and game id; columns [by], ending, run (when loaded), game_id."""
+    cols = stats.by_columns(by)
+    keep = df[df["ending"].isin(ending)]
+    order = [c for c in ("run", "game_id") if c in keep.columns]
+    first = keep.sort_values(order).groupby(cols, observed=True, sort=True).head(1)
+    out = first[cols + ["ending"] + [c for c in order if c not in cols]].reset_index(drop=True)
+    for c in out.columns:
+        if isinstance(out[c].dtype, pd.CategoricalDtype):
+            out[c] = out[c].astype(object)
+    return out

@@ -1,7 +1,9 @@
 """``jpdsim stress CONFIG``: the superko and cycle stress set (docs/corpus.md): every setup
 position x every repetition rule x every suicide option x every player, each combination a
 normal run (``sim.run.runner.run``: resumable, logged) in ``<out>/<run name>``, then the table
-of ``analysis.cycles.stress_table`` printed and written to ``<out>/stress.csv``.
+of ``analysis.cycles.stress_table`` printed and written to ``<out>/stress.csv``, and one
+example game per position and run that ended ``cycle`` or ``four_virtual`` as
+``<out>/sgf/<position>.<run>.<ending>.sgf``.
 
 A stress config is a run config (``sim.config``) whose ``setup`` may be ``"corpus"`` (every
 corpus position) and which takes lists instead of single values for three keys:
@@ -135,11 +137,19 @@ def main(args) -> int:
             print(f"jpdsim stress: {run_dir} is incomplete (see its run.log)", file=sys.stderr)
             return 1
     seconds = time.perf_counter() - t0
-    from analysis.cycles import COLUMNS, stress_table
-    from analysis.load import load_runs
+    from analysis.cycles import COLUMNS, examples, stress_table
+    from analysis.load import load_runs, run_labels
+    from sim.commands.sgf import stored_game_sgf
 
-    table = stress_table(load_runs([out / cfg.name for cfg in runs], columns=COLUMNS))
+    dirs = [out / cfg.name for cfg in runs]
+    games = load_runs(dirs, columns=COLUMNS)
+    table = stress_table(games)
     table.to_csv(out / "stress.csv", index=False)
+    (out / "sgf").mkdir(exist_ok=True)
+    by_label = dict(zip(run_labels(dirs), dirs))
+    for x in examples(games, by=("setup", "run")).itertuples():  # a run: rule, suicide, player
+        sgf = stored_game_sgf(by_label[x.run], x.game_id)
+        (out / "sgf" / f"{x.setup}.{x.run}.{x.ending}.sgf").write_text(sgf, encoding="utf-8")
     print(
         f"stress {out}: {len(runs)} runs, {int(table['games'].sum()):,} games "
         f"({played:,} played now in {seconds:.0f} s, {workers} workers); table: "

@@ -1,0 +1,100 @@
+"""``jpdsim stress``: a stress config expands into one run per board size x repetition rule x
+suicide option x player; the runs play (and resume), the table and the example SGFs are
+written; bad stress keys are one-line errors."""
+
+import csv
+
+import pytest
+
+from sim.cli import main as cli
+from sim.commands.stress import stress_runs
+from sim.errors import UserError
+from tests.test_setups import ATARI, KO
+
+FIVE = {
+    "name": "five",
+    "diagram": """
+    . X O . .
+    X O . O .
+    . X O . .
+    . . . . .
+    . . . . .
+    """,
+}
+
+
+def test_a_stress_config_expands_into_runs():
+    raw = {
+        "games": 3,
+        "setup": [KO.to_dict(), ATARI.to_dict(), FIVE],
+        "repetitions": ["global_superko", "no_result"],
+        "suicides": ["none"],
+        "players": ["random", {"kind": "kofight", "threat_rate": 1.0}],
+        "max_actions": 40,
+    }
+    runs = stress_runs(raw, "s.toml")
+    assert [r.name for r in runs] == [
+        f"{n}x{n}-{rep}-none-{kind}"
+        for n in (4, 5)
+        for rep in ("global_superko", "no_result")
+        for kind in ("random", "kofight")
+    ]
+    first = runs[1]
+    assert [x.name for x in first.setup] == ["ko", "atari"] and first.games == 6  # 3 each
+    assert first.black == first.white and first.black.threat_rate == 1.0
+    assert first.rules.max_actions == 40 and first.rules.suicide == "none"
+    assert [x.name for x in runs[-1].setup] == ["five"] and runs[-1].games == 3
+
+
+@pytest.mark.parametrize(
+    "raw, message",
+    [
+        ({"setup": [KO.to_dict()]}, "key 'games': missing"),
+        ({"games": 2, "setup": [KO.to_dict()], "repetition": "basic_ko"}, "sets it per run"),
+        ({"games": 0, "setup": [KO.to_dict()]}, "must be a positive integer"),
+        ({"games": 2, "setup": [KO.to_dict()], "suicides": []}, "non-empty list"),
+        ({"games": 2, "setup": [KO.to_dict()], "repetitions": ["ko"]}, "key 'repetition'"),
+        ({"games": 2, "setup": [KO.to_dict()], "players": ["kofight", "kofight"]}, "two runs"),
+        ({"games": 2, "setup": [KO.to_dict()], "players": [{"kind": "x"}]}, "key 'players'"),
+        ({"games": 2, "setup": "nowhere.txt"}, "key 'setup' ('nowhere.txt')"),
+    ],
+)
+def test_bad_stress_keys(raw, message):
+    with pytest.raises(UserError, match="^s.toml: ") as err:
+        stress_runs(raw, "s.toml")
+    assert message in str(err.value)
+
+
+def test_stress_runs_writes_the_table_and_example_games(tmp_path, capsys):
+    config = tmp_path / "s.toml"
+    (tmp_path / "ko.txt").write_text("# name: ko\n" + KO.diagram())
+    config.write_text(
+        'games = 30\nseed = 2\nmax_actions = 48\nrecord_moves = "cycles"\n'
+        f'setup = ["{tmp_path / "ko.txt"}"]\n'
+        'repetitions = ["global_superko", "no_result", "basic_ko"]\nsuicides = ["multi"]\n'
+        'players = [{ kind = "kofight", threat_rate = 1.0, playout = "random" }]\n'
+    )
+    out = tmp_path / "out"
+    args = ["stress", str(config), "--out", str(out), "--workers", "1", "--no-progress"]
+    assert cli(args) == 0
+    rows = list(csv.DictReader((out / "stress.csv").open()))
+    assert [(r["setup"], r["repetition"], r["games"]) for r in rows] == [
+        ("ko", rep, "30") for rep in ("global_superko", "no_result", "basic_ko")
+    ]
+    assert all(r["mismatches"] == "0" for r in rows)
+    assert "cycle share" in rows[0] and "pause share" in rows[0]
+    shares = {  # the cycle and four-virtual shares per rule
+        r["repetition"]: (float(r["cycle share"]), float(r.get("four_virtual share", 0)))
+        for r in rows
+    }
+    assert shares["no_result"][0] > 0 and shares["global_superko"][0] == 0  # A§4.2, T§5
+    # one example game for each rule under which some game ended cycle or four_virtual
+    sgfs = {p.name: p.read_text() for p in (out / "sgf").iterdir()}
+    assert {name.split(".")[1].split("-")[1] for name in sgfs} == {
+        rep for rep, (cycle, four) in shares.items() if cycle + four > 0
+    }
+    for name, text in sgfs.items():
+        assert name.startswith("ko.4x4-") and f"ending {name.split('.')[2]};" in text
+    capsys.readouterr()
+    assert cli(args) == 0  # again: every run is complete, nothing is played
+    assert "(0 played now" in capsys.readouterr().out
