@@ -12,24 +12,28 @@ moves until two passes, the same seeds), games/s and the referee's overhead (at 
 Go at each ``--level``, each colour half of the games, at the default komi; the mcts player's
 wins under jpd_a with Wilson 95% intervals, over the games with a winner (a game that ends by
 an engine error has none: GNU Go refuses some moves these rules allow, e.g. a multi-stone
-suicide). Games are split among ``--workers`` processes.
+suicide). Each pairing and colour is a run (``jpdsim run``'s runner, ``--workers`` processes)
+in ``--out`` (results/gtp_match): a stopped match goes on where it stopped when the same
+command runs again, and every game can be replayed and exported to SGF.
 """
 
 import argparse
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from analysis.load import load_runs  # noqa: E402
 from analysis.stats import wilson  # noqa: E402
+from sim.config import config_from_dict  # noqa: E402
 from sim.gtp.engine import GtpEngine  # noqa: E402
 from sim.player import Player  # noqa: E402
 from sim.referee import engine_seed, play_refereed  # noqa: E402
 from sim.rules import Rules  # noqa: E402
+from sim.run.runner import run  # noqa: E402
 
 SIZE = 9
 
@@ -78,44 +82,59 @@ def speed(games: int, level: int) -> None:
     print(f"  referee overhead: {plain / refereed - 1:+.1%} (at most 10%)")
 
 
-def _wins(args):
-    """Games ``ids`` of ``black`` against ``white``: the winners under jpd_a, the engine's
-    illegal moves and its games ended by an engine error (no winner)."""
-    black, white, ids = args
-    cols, _ = play_refereed(Rules(SIZE), seed=9, game_ids=ids, black=black, white=white)
-    errors = int((cols["ending"] == "engine_error").sum())
-    return cols["winner_jpd_a"].tolist(), (int(cols["engine_illegal"].sum()), errors)
+def match_runs(games: int, visits, levels) -> list:
+    """The runs of the match table: for each GNU Go level and mcts visits, one run with mcts as
+    Black and one with mcts as White, ``games // 2`` games each (shards of 10 games, so that a
+    stopped match loses little)."""
+    runs = []
+    for level in levels:
+        for v in visits:
+            mcts, gnu = Player("mcts", visits=v).to_dict(), gnugo(level).to_dict()
+            for colour, black, white in (("black", mcts, gnu), ("white", gnu, mcts)):
+                table = {
+                    "name": f"mcts{v}-gnugo-l{level}-mcts-{colour}",
+                    "board_size": SIZE,
+                    "games": games // 2,
+                    "shard_size": 10,
+                    "seed": 9,
+                    "players": {"black": black, "white": white},
+                }
+                runs.append(config_from_dict(table, "bench/gtp.py match"))
+    return runs
 
 
-def match(games: int, workers: int, visits, levels) -> None:
+def match(games: int, workers: int, visits, levels, out: Path) -> None:
+    runs = match_runs(games, visits, levels)
+    for cfg in runs:  # resumable: a run folder that exists is completed, not replayed
+        t = time.perf_counter()
+        result = run(cfg, out / cfg.name, workers, resume=(out / cfg.name).exists(), progress=True)
+        if not result.state.complete:
+            sys.exit(f"{out / cfg.name}: incomplete; run the same command again to go on")
+        print(
+            f"<!-- {cfg.name}: {result.games_played} games in {time.perf_counter() - t:.0f} s -->"
+        )
     print("| mcts visits | GNU Go level | games | mcts wins | Wilson 95% | as Black | as White |")
     print("|---|---|---|---|---|---|---|")
-    with ProcessPoolExecutor(workers) as pool:
-        for level in levels:
-            for v in visits:
-                mcts, gnu = Player("mcts", visits=v), gnugo(level)
-                chunks = np.array_split(np.arange(games // 2), 2 * workers)
-                t = time.perf_counter()
-                black = list(pool.map(_wins, [(mcts, gnu, c) for c in chunks]))
-                white = list(pool.map(_wins, [(gnu, mcts, c) for c in chunks]))
-                score = {}
-                for colour, results, won in (("B", black, "B"), ("W", white, "W")):
-                    ws = [w for r, _ in results for w in r if w is not None]  # with a winner
-                    score[colour] = (sum((w == won) + 0.5 * (w == "draw") for w in ws), len(ws))
-                wins, n = score["B"][0] + score["W"][0], score["B"][1] + score["W"][1]
-                lo, hi = (float(x) for x in wilson(wins, n))
-                print(
-                    f"| {v} | {level} | {n} | {wins / n:.1%} | {lo:.1%}-{hi:.1%} | "
-                    f"{score['B'][0] / score['B'][1]:.1%} | {score['W'][0] / score['W'][1]:.1%} |",
-                    flush=True,
-                )
-                illegal = sum(k[0] for _, k in black + white)
-                errors = sum(k[1] for _, k in black + white)
-                print(
-                    f"<!-- {time.perf_counter() - t:.0f} s, {illegal} illegal GNU Go moves, "
-                    f"{errors} games ended by an engine error (no winner, left out) -->",
-                    flush=True,
-                )
+    columns = ["winner_jpd_a", "ending", "engine_illegal"]
+    for black_run, white_run in zip(runs[::2], runs[1::2]):
+        score, notes = {}, [0, 0]
+        for colour, cfg in (("B", black_run), ("W", white_run)):
+            df = load_runs([out / cfg.name], columns=columns)
+            won = df["winner_jpd_a"].dropna().astype(str)  # the games with a winner
+            score[colour] = ((won == colour).sum() + 0.5 * (won == "draw").sum(), len(won))
+            notes[0] += int(df["engine_illegal"].sum())
+            notes[1] += int((df["ending"] == "engine_error").sum())
+        wins, n = score["B"][0] + score["W"][0], score["B"][1] + score["W"][1]
+        lo, hi = (float(x) for x in wilson(wins, n))
+        v, level = black_run.black.visits, black_run.white.label.removeprefix("gnugo-l")
+        print(
+            f"| {v} | {level} | {n} | {wins / n:.1%} | {lo:.1%}-{hi:.1%} | "
+            f"{score['B'][0] / score['B'][1]:.1%} | {score['W'][0] / score['W'][1]:.1%} |"
+        )
+        print(
+            f"<!-- {notes[0]} illegal GNU Go moves, {notes[1]} games ended by an engine error "
+            f"(no winner, left out) -->"
+        )
 
 
 def main() -> None:
@@ -129,13 +148,14 @@ def main() -> None:
     m.add_argument("--workers", type=int, default=2)
     m.add_argument("--visits", default="1000,4000,10000")
     m.add_argument("--levels", default="1,10")
+    m.add_argument("--out", type=Path, default=Path("results/gtp_match"), help="run folders")
     args = parser.parse_args()
     if args.what == "speed":
         speed(args.games, args.level)
     else:
         visits = [int(v) for v in args.visits.split(",")]
         levels = [int(v) for v in args.levels.split(",")]
-        match(args.games, args.workers, visits, levels)
+        match(args.games, args.workers, visits, levels, args.out)
 
 
 if __name__ == "__main__":
