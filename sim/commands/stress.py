@@ -3,7 +3,9 @@ position x every repetition rule x every suicide option x every player, each com
 normal run (``sim.run.runner.run``: resumable, logged) in ``<out>/<run name>``, then the table
 of ``analysis.cycles.stress_table`` printed and written to ``<out>/stress.csv``, and one
 example game per position and run that ended ``cycle`` or ``four_virtual`` as
-``<out>/sgf/<position>.<run>.<ending>.sgf``.
+``<out>/sgf/<position>.<run>.<ending>.sgf``. Last, the expected facts are checked: no
+``move_limit`` ending under ``global_superko`` (printed) and no JPD self-check failure (exit
+status 1 if any).
 
 A stress config is a run config (``sim.config``) whose ``setup`` may be ``"corpus"`` (every
 corpus position) and which takes lists instead of single values for three keys:
@@ -156,4 +158,13 @@ def main(args) -> int:
         f"{out / 'stress.csv'}"
     )
     print(table.to_string(index=False, float_format=lambda x: f"{x:.4g}"))
-    return 0
+    capped = int(
+        ((games["repetition"] == "global_superko") & (games["ending"] == "move_limit")).sum()
+    )
+    mismatches = int(table["mismatches"].sum())
+    print(
+        f"checks: {capped} move_limit endings under global_superko (expected 0 unless "
+        f"max_actions is below a game's natural length); {mismatches} JPD self-check "
+        f"failures (expected 0)"
+    )
+    return 1 if mismatches else 0
