@@ -1,4 +1,4 @@
-"""``jpdsim stress``: a stress config expands into one run per board size x repetition rule x
+"""``jpdsim stress``: a stress config expands into one run per position x repetition rule x
 suicide option x player; the runs play (and resume), the table and the example SGFs are
 written; bad stress keys are one-line errors."""
 
@@ -34,16 +34,16 @@ def test_a_stress_config_expands_into_runs():
     }
     runs = stress_runs(raw, "s.toml")
     assert [r.name for r in runs] == [
-        f"{n}x{n}-{rep}-none-{kind}"
-        for n in (4, 5)
+        f"{position}-{rep}-none-{kind}"
+        for position in ("ko", "atari", "five")
         for rep in ("global_superko", "no_result")
         for kind in ("random", "kofight")
     ]
     first = runs[1]
-    assert [x.name for x in first.setup] == ["ko", "atari"] and first.games == 6  # 3 each
+    assert first.setup == (KO,) and first.games == 3 and first.rules.board_size == 4
     assert first.black == first.white and first.black.threat_rate == 1.0
     assert first.rules.max_actions == 40 and first.rules.suicide == "none"
-    assert [x.name for x in runs[-1].setup] == ["five"] and runs[-1].games == 3
+    assert runs[-1].setup[0].name == "five" and runs[-1].rules.board_size == 5
 
 
 @pytest.mark.parametrize(
@@ -51,10 +51,11 @@ def test_a_stress_config_expands_into_runs():
     [
         ({"setup": [KO.to_dict()]}, "key 'games': missing"),
         ({"games": 2, "setup": [KO.to_dict()], "repetition": "basic_ko"}, "sets it per run"),
-        ({"games": 0, "setup": [KO.to_dict()]}, "must be a positive integer"),
+        ({"games": 0, "setup": [KO.to_dict()]}, "key 'games': must be in 1.."),
         ({"games": 2, "setup": [KO.to_dict()], "suicides": []}, "non-empty list"),
         ({"games": 2, "setup": [KO.to_dict()], "repetitions": ["ko"]}, "key 'repetition'"),
         ({"games": 2, "setup": [KO.to_dict()], "players": ["kofight", "kofight"]}, "two runs"),
+        ({"games": 2, "setup": [KO.to_dict(), KO.to_dict()]}, "two runs would be named ko-"),
         ({"games": 2, "setup": [KO.to_dict()], "players": [{"kind": "x"}]}, "key 'players'"),
         ({"games": 2, "setup": "nowhere.txt"}, "key 'setup' ('nowhere.txt')"),
     ],
@@ -90,11 +91,11 @@ def test_stress_runs_writes_the_table_and_example_games(tmp_path, capsys):
     assert shares["no_result"][0] > 0 and shares["global_superko"][0] == 0  # A§4.2, T§5
     # one example game for each rule under which some game ended cycle or four_virtual
     sgfs = {p.name: p.read_text() for p in (out / "sgf").iterdir()}
-    assert {name.split(".")[1].split("-")[1] for name in sgfs} == {
+    assert {name.split(".")[0].split("-")[1] for name in sgfs} == {
         rep for rep, (cycle, four) in shares.items() if cycle + four > 0
     }
     for name, text in sgfs.items():
-        assert name.startswith("ko.4x4-") and f"ending {name.split('.')[2]};" in text
+        assert name.startswith("ko-") and f"ending {name.split('.')[1]};" in text
     capsys.readouterr()
     assert cli(args) == 0  # again: every run is complete, nothing is played
     assert "(0 played now" in capsys.readouterr().out

@@ -3,7 +3,7 @@ position x every repetition rule x every suicide option x every player, each com
 normal run (``sim.run.runner.run``: resumable, logged) in ``<out>/<run name>``, then the table
 of ``analysis.cycles.stress_table`` printed and written to ``<out>/stress.csv``, and one
 example game per position and run that ended ``cycle`` or ``four_virtual`` as
-``<out>/sgf/<position>.<run>.<ending>.sgf``. Last, the expected facts are checked: no
+``<out>/sgf/<run>.<ending>.sgf``. Last, the expected facts are checked: no
 ``move_limit`` ending under ``global_superko`` (printed) and no JPD self-check failure (exit
 status 1 if any).
 
@@ -13,15 +13,15 @@ corpus position) and which takes lists instead of single values for three keys:
 =============== ================================================== =======================
 key             meaning                                            default
 =============== ================================================== =======================
-games           games per setup position in each run               required
+games           games of each run                                  required
 repetitions     repetition rules (``sim.schema.REPETITIONS``)      all five
 suicides        suicide options (``sim.schema.SUICIDES``)          both
 players         players, each playing both colours (a kind or a    ``["random",
                 table as ``[players.black]`` takes)                "kofight"]``
 =============== ================================================== =======================
 
-The positions of one board size share a run (rows record their ``setup``); a run is named
-``<N>x<N>-<repetition>-<suicide>-<player kind>``. Exit status as ``jpdsim run``'s.
+A run is named ``<position>-<repetition>-<suicide>-<player kind>`` (so a position added to the
+corpus adds runs and leaves the others complete). Exit status as ``jpdsim run``'s.
 """
 
 from __future__ import annotations
@@ -60,13 +60,12 @@ def stress_runs(raw: dict, where: str) -> list[RunConfig]:
         raise UserError(f"{where}: key 'games': missing (required)")
     specs = raw.get("setup", "corpus")
     specs = corpus_names() if specs == "corpus" else specs if isinstance(specs, list) else [specs]
-    by_size: dict[int, list] = {}
+    setups = []
     for spec in specs:
         try:
-            setup = load_setup(spec)
+            setups.append(load_setup(spec))
         except ValueError as err:
             raise UserError(f"{where}: key 'setup' ({spec!r}): {err}") from None
-        by_size.setdefault(setup.size, []).append(setup.to_dict())
     players = []
     for entry in _list(raw, "players", where):
         try:
@@ -74,15 +73,14 @@ def stress_runs(raw: dict, where: str) -> list[RunConfig]:
         except PlayerError as err:
             raise UserError(f"{where}: key 'players' ({entry!r}): {err}") from None
     runs = []
-    for size, setups in sorted(by_size.items()):
+    for setup in setups:
         for repetition in _list(raw, "repetitions", where):
             for suicide in _list(raw, "suicides", where):
                 for player in players:
                     table = {
                         **base,
-                        "name": f"{size}x{size}-{repetition}-{suicide}-{player.kind}",
-                        "games": _games(raw["games"], len(setups), where),
-                        "setup": setups,
+                        "name": f"{setup.name}-{repetition}-{suicide}-{player.kind}",
+                        "setup": setup.to_dict(),
                         "repetition": repetition,
                         "suicide": suicide,
                         "players": {"black": player.to_dict(), "white": player.to_dict()},
@@ -91,14 +89,8 @@ def stress_runs(raw: dict, where: str) -> list[RunConfig]:
     names = [cfg.name for cfg in runs]
     twice = next((n for i, n in enumerate(names) if n in names[:i]), None)
     if twice:
-        raise UserError(f"{where}: key 'players': two players of one kind make two runs {twice}")
+        raise UserError(f"{where}: two runs would be named {twice} (setups or players alike)")
     return runs
-
-
-def _games(per_position, positions: int, where: str) -> int:
-    if isinstance(per_position, bool) or not isinstance(per_position, int) or per_position < 1:
-        raise UserError(f"{where}: key 'games': must be a positive integer, got {per_position!r}")
-    return per_position * positions
 
 
 def load_stress(path: str | Path) -> list[RunConfig]:
@@ -149,9 +141,9 @@ def main(args) -> int:
     table.to_csv(out / "stress.csv", index=False)
     (out / "sgf").mkdir(exist_ok=True)
     by_label = dict(zip(run_labels(dirs), dirs))
-    for x in examples(games, by=("setup", "run")).itertuples():  # a run: rule, suicide, player
+    for x in examples(games, by="run").itertuples():  # a run: position, rule, suicide, player
         sgf = stored_game_sgf(by_label[x.run], x.game_id)
-        (out / "sgf" / f"{x.setup}.{x.run}.{x.ending}.sgf").write_text(sgf, encoding="utf-8")
+        (out / "sgf" / f"{x.run}.{x.ending}.sgf").write_text(sgf, encoding="utf-8")
     print(
         f"stress {out}: {len(runs)} runs, {int(table['games'].sum()):,} games "
         f"({played:,} played now in {seconds:.0f} s, {workers} workers); table: "
