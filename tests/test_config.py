@@ -5,11 +5,13 @@ from pathlib import Path
 
 import pytest
 
+from sim.commands.stress import load_stress
 from sim.config import RunConfig, config_from_dict, load_config
 from sim.errors import UserError
 from sim.player import Player
 from sim.rules import Rules
 from sim.schema import DEFAULT_KOMI
+from sim.setups import corpus_names
 
 CONFIGS = Path(__file__).resolve().parent.parent / "configs"
 
@@ -183,8 +185,16 @@ def test_override_errors_name_the_option(tmp_path):
         load_config(path, seed=-5)
 
 
+STRESS_CONFIGS = ("stress.toml",)  # jpdsim stress configs (sim.commands.stress)
+
+
 @pytest.mark.parametrize("path", sorted(CONFIGS.glob("*.toml")), ids=lambda p: p.name)
 def test_shipped_configs_load(path):
+    if path.name in STRESS_CONFIGS:
+        runs = load_stress(path)
+        assert len(runs) == 20 * len(corpus_names()) and all(r.setup for r in runs)
+        assert sum(r.games for r in runs) >= 50_000 * 20 * len(corpus_names())
+        return
     cfg = load_config(path)
     assert cfg.name == path.stem
 
