@@ -175,7 +175,7 @@ def test_run_from_setups_replays_and_exports_sgf(tmp_path, capsys):
 
 def test_corpus_positions_load():
     names = corpus_names()
-    assert len(names) >= 10
+    assert names
     for name in names:
         setup = load_setup(name)
         assert setup.name == name and setup.source and setup.shows
