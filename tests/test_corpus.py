@@ -46,6 +46,11 @@ CYCLES = {
     "triple_ko": ("A2 C3 E2 A3 C2 E3", "global", "superko"),
     # four kos; every ko is taken twice
     "quadruple_ko": ("A4 E5 C4 G5 E4 A5 G4 C5", "global", "superko"),
+    # the eternal-life cycle: send two (A5), take two (C5), take two back (B5), throw in (D5)
+    "eternal_life": ("A5 C5 B5 D5", "global", "superko"),
+    # the same four-move cycle entered by a capture: take two (B4), throw in (D4), send two
+    # (A4), take two (C4)
+    "round_robin_ko": ("B4 D4 A4 C4", "global", "superko"),
     # send two (C4), White takes two (A4), return one (B4): three moves, White to move next
     "sending_two_returning_one": ("C4 A4 B4", "global", None),
     # false-eye ko C7/D7 plus the double ko C2/C3 and A2/A3 below: a triple ko
@@ -80,6 +85,23 @@ TRACES = {
         "global_superko": ("A4 E5 C4 G5 E4 A5 G4 C5!superko virtual A4", None, (21, 0)),
         "board_superko": ("A4 E5 C4 G5 E4 A5 G4 C5!superko virtual A4", None, (21, 0)),
         "situational_superko": ("A4 E5 C4 G5 E4 A5 G4 C5!superko virtual A4", None, (21, 0)),
+    },
+    "eternal_life": {
+        "basic_ko": ("A5 C5 B5 D5= A5 C5 B5 D5=", None, (12, 7)),
+        "no_result": ("A5 C5 B5 D5= A5!over", "cycle", (12, 7)),
+        # the throw-in D5 would repeat the start: White must play elsewhere, and Black keeps
+        # the two stones he took back
+        "global_superko": ("A5 C5 B5 D5!superko virtual", None, (12, 6)),
+        "board_superko": ("A5 C5 B5 D5!superko virtual", None, (12, 6)),
+        "situational_superko": ("A5 C5 B5 D5!superko virtual", None, (12, 6)),
+    },
+    "round_robin_ko": {
+        "basic_ko": ("B4 D4 A4 C4= B4 D4 A4 C4=", None, (6, 6)),
+        "no_result": ("B4 D4 A4 C4= B4!over", "cycle", (6, 6)),
+        # White may not take the two stones back (C4): Black keeps the two he took first
+        "global_superko": ("B4 D4 A4 C4!superko virtual", None, (8, 5)),
+        "board_superko": ("B4 D4 A4 C4!superko virtual", None, (8, 5)),
+        "situational_superko": ("B4 D4 A4 C4!superko virtual", None, (8, 5)),
     },
     "sending_two_returning_one": {
         # the board recurs after three moves; White makes a virtual move and Black sends again
