@@ -21,11 +21,10 @@ import hashlib
 import logging
 
 import numpy as np
-import pyarrow as pa
 
 from sim.coords import AGREE, PASS, RESIGN, RESUME, MoveError, format_action, parse_action
 from sim.engine.game import Game
-from sim.engine.outcome import R_ENDING, R_REP_BANS, columns, outcome_arrays, outcome_row
+from sim.engine.outcome import R_ENDING, outcome_row
 from sim.engine.pause import open_pause
 from sim.engine.state import INTERIOR, PLAIN, new_state
 from sim.gtp.engine import EngineError, GtpEngine
@@ -35,7 +34,7 @@ from sim.players.stream import start_stream
 from sim.players.tree import advance, dead_list, drop_trees, new_tree
 from sim.rules import Rules
 from sim.schema import ENDINGS, RAW_FIELDS
-from sim.selfplay import player_action
+from sim.selfplay import batch_columns, player_action
 
 log = logging.getLogger("jpdsim.referee")
 ENGINE_ERROR = 1 + ENDINGS.index("engine_error")
@@ -236,10 +235,5 @@ def play_refereed(
     for j, game_id in enumerate(ids.tolist()):
         actions, illegal[j] = referee.play(game_id, rows[j])
         moves.append(np.array(actions, np.int16))
-    cols = (outcome_arrays if arrow else columns)(rows, rules)
-    bans = rows[:, R_REP_BANS].astype(np.int32)
-    cols["repetition_bans"] = pa.array(bans) if arrow else bans
-    cols["engine_illegal"] = pa.array(illegal) if arrow else illegal
-    none = np.full(ids.size, None, object)
-    cols["setup"] = pa.array(none, pa.string()) if arrow else none
+    cols = batch_columns(rows, rules, illegal, np.full(ids.size, None, object), arrow)
     return cols, (moves if record_moves else None)

@@ -209,14 +209,23 @@ def play_batch(
         if record_moves:
             chunks += [buffer[offsets[j] : offsets[j + 1]] for j in range(done, done + played)]
         done += played
-    cols = (outcome_arrays if arrow else columns)(rows, rules)
-    bans = rows[:, R_REP_BANS].astype(np.int32)
-    cols["repetition_bans"] = pa.array(bans) if arrow else bans
-    none = np.zeros(ids.size, np.int32)  # no engine here (``sim.referee``)
-    cols["engine_illegal"] = pa.array(none) if arrow else none
     names = np.array([x.name for x in setups] if setups else [None], object)[ids % len(first)]
-    cols["setup"] = pa.array(names, pa.string()) if arrow else names
-    return cols, (chunks if record_moves else None)
+    illegal = np.zeros(ids.size, np.int32)  # no engine here (``sim.referee``)
+    return batch_columns(rows, rules, illegal, names, arrow), (chunks if record_moves else None)
+
+
+def batch_columns(rows, rules, engine_illegal, setup_names, arrow):
+    """The columns of a batch from its raw rows: every outcome field, ``repetition_bans``,
+    ``engine_illegal`` and ``setup`` (numpy arrays, or Arrow arrays with ``arrow``)."""
+    cols = (outcome_arrays if arrow else columns)(rows, rules)
+    extra = {
+        "repetition_bans": rows[:, R_REP_BANS].astype(np.int32),
+        "engine_illegal": engine_illegal,
+        "setup": setup_names,
+    }
+    for name, values in extra.items():
+        cols[name] = pa.array(values, pa.string() if name == "setup" else None) if arrow else values
+    return cols
 
 
 def _starts(g, setups, size):

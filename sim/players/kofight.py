@@ -69,18 +69,21 @@ def kofight_move(g, rng, virtual_rate, params):
     pt = g.pt
     c = g.tab[ST, TO_MOVE]
     banned = False
+    retake = -1  # the point of the recapture, judged once
     last = g.tab[ST, slot(LAST_POINT, opponent(c))]
     if last > 0 and pt[COLOR, last] == opponent(c) and has_one_liberty(pt, pt[HEAD, last]):
         h = pt[HEAD, last]
-        p = pt[LIBSUM, h] // pt[PLIB, h]
-        found, code = _cycle_capture(g, p, c)
+        retake = pt[LIBSUM, h] // pt[PLIB, h]
+        found, code = _cycle_capture(g, retake, c)
         if found == LEGAL:
-            return p, code
+            return retake, code
         banned = found == BANNED
     n = g.tab[ST, N_EMPTY]
     start = below(rng, n) if n > 0 else 0
     for i in range(n):
         p = pt[EMPTIES, (start + i) % n]
+        if p == retake:
+            continue
         found, code = _cycle_capture(g, p, c)
         if found == LEGAL:
             return p, code
