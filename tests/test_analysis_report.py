@@ -1,6 +1,7 @@
 """The notebooks, the figures and the HTML report, on small runs written from hand-made rows."""
 
 import argparse
+import json
 import os
 import re
 
@@ -31,6 +32,8 @@ def built(runs, tmp_path_factory):
 
 @pytest.mark.parametrize("name", report.NOTEBOOKS)
 def test_committed_notebooks_are_clean(name):
+    raw = json.loads((report.NOTEBOOK_DIR / name).read_text(encoding="utf-8"))
+    assert all("id" in c for c in raw["cells"]), "a cell without an id"
     nb = nbformat.read(report.NOTEBOOK_DIR / name, as_version=4)
     nbformat.validate(nb)
     code = [c for c in nb.cells if c.cell_type == "code"]
