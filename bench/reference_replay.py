@@ -3,9 +3,10 @@
     python bench/reference_replay.py results/stress [--sample N] [--workers W] [--legal]
 
 Takes every run folder under the given folder (``jpdsim stress`` writes one per position
-group x rule x suicide x player), and from each an equal share of a sample of its games with
-stored moves (``record_moves = "cycles"``: the games not ended by a pause, or with repetition
-bans), ``--sample`` in all (default 10,000). Each game is re-played action by action from its
+group x rule x suicide x player) and draws ``--sample`` games in all (default 10,000) from
+their games with stored moves (``record_moves = "cycles"``: the games not ended by a pause,
+or with repetition bans), an equal share from each run; a run with fewer gives all it has
+and the others make up the difference. Each game is re-played action by action from its
 setup in the reference and in the engine's ``Game`` (exact mode): every action must be legal
 in both, the boards equal after each, and the outcome equal to the stored row
 (``tests.conftest.replay_with_reference``; ``--legal`` compares the legal-move sets before
@@ -21,6 +22,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
+import pyarrow.parquet as pq
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -42,6 +44,29 @@ def _stored(run_dir: Path, k: int, seed: int):
             games.append((rows.slice(game_id - start, 1).to_pylist()[0], actions))
     picked = np.random.default_rng(seed).permutation(len(games))[:k]
     return state.config, [(games[i][0], games[i][1].as_py()) for i in sorted(picked)]
+
+
+def stored_count(run_dir: Path) -> int:
+    """How many games of a run have stored moves (from the shards' footers)."""
+    state = check_run(run_dir)
+    return sum(
+        pq.read_metadata(run_dir / MOVES / part_name(s)).num_rows for s in state.moves_shards
+    )
+
+
+def shares(available: list[int], sample: int) -> list[int]:
+    """Games to draw from each run: equal shares of ``sample``, a run that has fewer giving all
+    it has and the rest shared among the others (all of every run if ``sample`` exceeds them)."""
+    take = [0] * len(available)
+    left, open_runs = sample, [i for i, n in enumerate(available) if n > 0]
+    while left > 0 and open_runs:
+        share = -(-left // len(open_runs))
+        for i in open_runs:
+            extra = min(share, available[i] - take[i], left)
+            take[i] += extra
+            left -= extra
+        open_runs = [i for i in open_runs if take[i] < available[i]]
+    return take
 
 
 def replay_run(run_dir: Path, k: int, legal: bool) -> list[tuple[str, str, str]]:
@@ -83,12 +108,10 @@ def main() -> int:
     if not runs:
         print(f"{args.folder}: no run folders", file=sys.stderr)
         return 2
-    share = -(-args.sample // len(runs))
+    take = shares([stored_count(run) for run in runs], args.sample)
     counts, problems = collections.Counter(), []
     with ProcessPoolExecutor(args.workers) as pool:
-        for run, results in zip(
-            runs, pool.map(replay_run, runs, [share] * len(runs), [args.legal] * len(runs))
-        ):
+        for run, results in zip(runs, pool.map(replay_run, runs, take, [args.legal] * len(runs))):
             for repetition, ending, problem in results:
                 counts[repetition, ending] += 1
                 if problem:

@@ -6,7 +6,8 @@ as markdown.
 
 Reads every run of the stress folder and prints: per repetition rule (all positions, both
 suicide options, both players) the endings with 95% Wilson intervals, game lengths and bans;
-per position and rule, the endings of the kofight player; and the winners under A版 for each
+the same table per position and rule (both players); per position and rule, the endings of
+the kofight player; and the winners under A版 for each
 position under global_superko against no_result (the kofight player, multi suicide).
 """
 
@@ -33,6 +34,9 @@ def main(folder: Path) -> None:
     rare = rare[rare["ending"].isin(["cycle", "four_virtual", "move_limit"])]
     print("Rare endings with 95% Wilson intervals:\n")
     print(markdown(rare[["repetition", "ending", "games", "count", "rate", "lo", "hi"]]))
+    per_position = cycles.stress_table(games, by=["setup", "repetition"])
+    print("Per position and rule (both suicide options and players):\n")
+    print(markdown(per_position.drop(columns="mismatches")))
     kofight = games[games["player_b"].astype(str).str.startswith("kofight")]
     wide = cycles.endings_wide(kofight, by=["setup", "repetition"])
     print("The kofight player, per position and rule (both suicide options):\n")
