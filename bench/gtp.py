@@ -3,6 +3,8 @@ figures (one process per worker).
 
     python bench/gtp.py speed [--games N] [--level L]
     python bench/gtp.py match [--games N] [--workers K] [--visits 1000,4000] [--levels 1,10]
+                              [--colour both|black|white]
+    python bench/gtp.py table [--games N] [--visits 1000,4000] [--levels 1,10]
 
 ``speed``: GNU Go self-play at ``--level`` (1) through the referee (``sim.referee``, one
 process) against the same games over a plain GTP loop (two GNU Go processes told each other's
@@ -14,19 +16,25 @@ wins under jpd_a with Wilson 95% intervals, over the games with a winner (a game
 an engine error has none: GNU Go refuses some moves these rules allow, e.g. a multi-stone
 suicide). Each pairing and colour is a run (``jpdsim run``'s runner, ``--workers`` processes)
 in ``--out`` (results/gtp_match): a stopped match goes on where it stopped when the same
-command runs again, and every game can be replayed and exported to SGF.
+command runs again, and every game can be replayed and exported to SGF. ``--colour black``
+plays only the runs where mcts is Black (and ``white`` the others), so that two processes can
+play both colours of a pairing at once and a stopped match stays balanced.
+
+``table``: the match table from the games played so far (a pairing not yet complete says how
+many of its games were played).
 """
 
 import argparse
 import sys
 import time
+import warnings
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from analysis.load import load_runs  # noqa: E402
+from analysis.load import IncompleteRunWarning, load_runs  # noqa: E402
 from analysis.stats import wilson  # noqa: E402
 from sim.config import config_from_dict  # noqa: E402
 from sim.gtp.engine import GtpEngine  # noqa: E402
@@ -103,9 +111,12 @@ def match_runs(games: int, visits, levels) -> list:
     return runs
 
 
-def match(games: int, workers: int, visits, levels, out: Path) -> None:
+def match(games: int, workers: int, visits, levels, out: Path, colour: str) -> None:
+    """Play the match's runs (only mcts's ``colour``'s unless "both"), then print the table."""
     runs = match_runs(games, visits, levels)
     for cfg in runs:  # resumable: a run folder that exists is completed, not replayed
+        if colour != "both" and not cfg.name.endswith(f"-mcts-{colour}"):
+            continue
         t = time.perf_counter()
         result = run(cfg, out / cfg.name, workers, resume=(out / cfg.name).exists(), progress=True)
         if not result.state.complete:
@@ -113,23 +124,44 @@ def match(games: int, workers: int, visits, levels, out: Path) -> None:
         print(
             f"<!-- {cfg.name}: {result.games_played} games in {time.perf_counter() - t:.0f} s -->"
         )
+    table(games, visits, levels, out)
+
+
+def table(games: int, visits, levels, out: Path) -> None:
+    """The match table from the games played so far (a pairing not complete says how many)."""
     print("| mcts visits | GNU Go level | games | mcts wins | Wilson 95% | as Black | as White |")
     print("|---|---|---|---|---|---|---|")
     columns = ["winner_jpd_a", "ending", "engine_illegal"]
+    runs = match_runs(games, visits, levels)
     for black_run, white_run in zip(runs[::2], runs[1::2]):
-        score, notes = {}, [0, 0]
+        score, notes = {}, [0, 0, 0]
         for colour, cfg in (("B", black_run), ("W", white_run)):
-            df = load_runs([out / cfg.name], columns=columns)
+            d = out / cfg.name
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", IncompleteRunWarning)
+                df = load_runs([d], columns, allow_incomplete=True) if d.exists() else None
+            if df is None or df.empty:
+                score[colour] = (0.0, 0)
+                continue
             won = df["winner_jpd_a"].dropna().astype(str)  # the games with a winner
             score[colour] = ((won == colour).sum() + 0.5 * (won == "draw").sum(), len(won))
             notes[0] += int(df["engine_illegal"].sum())
             notes[1] += int((df["ending"] == "engine_error").sum())
+            notes[2] += len(df)
         wins, n = score["B"][0] + score["W"][0], score["B"][1] + score["W"][1]
+        if n == 0:
+            continue
         lo, hi = (float(x) for x in wilson(wins, n))
         v, level = black_run.black.visits, black_run.white.label.removeprefix("gnugo-l")
+        shares = {c: f"{w / k:.1%}" if k else "-" for c, (w, k) in score.items()}
+        played = (
+            ""
+            if notes[2] == 2 * black_run.games
+            else f" ({notes[2]} of {2 * black_run.games} played)"
+        )
         print(
-            f"| {v} | {level} | {n} | {wins / n:.1%} | {lo:.1%}-{hi:.1%} | "
-            f"{score['B'][0] / score['B'][1]:.1%} | {score['W'][0] / score['W'][1]:.1%} |"
+            f"| {v} | {level} | {n}{played} | {wins / n:.1%} | {lo:.1%}-{hi:.1%} | "
+            f"{shares['B']} | {shares['W']} |"
         )
         print(
             f"<!-- {notes[0]} illegal GNU Go moves, {notes[1]} games ended by an engine error "
@@ -149,13 +181,21 @@ def main() -> None:
     m.add_argument("--visits", default="1000,4000,10000")
     m.add_argument("--levels", default="1,10")
     m.add_argument("--out", type=Path, default=Path("results/gtp_match"), help="run folders")
+    m.add_argument("--colour", choices=("both", "black", "white"), default="both")
+    t = sub.add_parser("table")
+    for name, default in (("--games", 200), ("--visits", "1000,4000,10000"), ("--levels", "1,10")):
+        t.add_argument(name, type=type(default), default=default)
+    t.add_argument("--out", type=Path, default=Path("results/gtp_match"), help="run folders")
     args = parser.parse_args()
     if args.what == "speed":
         speed(args.games, args.level)
+        return
+    visits = [int(v) for v in args.visits.split(",")]
+    levels = [int(v) for v in args.levels.split(",")]
+    if args.what == "match":
+        match(args.games, args.workers, visits, levels, args.out, args.colour)
     else:
-        visits = [int(v) for v in args.visits.split(",")]
-        levels = [int(v) for v in args.levels.split(",")]
-        match(args.games, args.workers, visits, levels, args.out)
+        table(args.games, visits, levels, args.out)
 
 
 if __name__ == "__main__":
