@@ -145,8 +145,9 @@ def test_kofight_takes_the_ko_then_threatens_where_the_retake_is_banned(repetiti
     rules = Rules(4, repetition, max_actions=2)
     cols, moves = first_actions(rules, 1.0)
     # Black takes the ko (the only cycle capture); the retake at B3 is banned at once in
-    # every mode: White plays the threat, a virtual move
+    # every mode: White plays the threat, a virtual move; the banned retake counts once
     assert all(m.tolist() == [c3, VIRTUAL] for m in moves)
+    assert list(cols["repetition_bans"]) == [1] * len(moves)
     cols, moves = first_actions(rules, 0.0)
     assert all(m[0] == c3 and m[1] not in (VIRTUAL, b3) for m in moves)
 
