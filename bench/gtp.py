@@ -134,37 +134,34 @@ def table(games: int, visits, levels, out: Path) -> None:
     columns = ["winner_jpd_a", "ending", "engine_illegal"]
     runs = match_runs(games, visits, levels)
     for black_run, white_run in zip(runs[::2], runs[1::2]):
-        score, notes = {}, [0, 0, 0]
+        frames = {}
         for colour, cfg in (("B", black_run), ("W", white_run)):
             d = out / cfg.name
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", IncompleteRunWarning)
-                df = load_runs([d], columns, allow_incomplete=True) if d.exists() else None
-            if df is None or df.empty:
-                score[colour] = (0.0, 0)
-                continue
-            won = df["winner_jpd_a"].dropna().astype(str)  # the games with a winner
+            if d.exists():
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", IncompleteRunWarning)
+                    frames[colour] = load_runs([d], columns, allow_incomplete=True)
+        played = sum(len(df) for df in frames.values())
+        score = {}  # colour of mcts: (its wins, games with a winner)
+        for colour, df in frames.items():
+            won = df["winner_jpd_a"].dropna().astype(str)
             score[colour] = ((won == colour).sum() + 0.5 * (won == "draw").sum(), len(won))
-            notes[0] += int(df["engine_illegal"].sum())
-            notes[1] += int((df["ending"] == "engine_error").sum())
-            notes[2] += len(df)
-        wins, n = score["B"][0] + score["W"][0], score["B"][1] + score["W"][1]
+        wins, n = (sum(x[i] for x in score.values()) for i in (0, 1))
         if n == 0:
             continue
         lo, hi = (float(x) for x in wilson(wins, n))
         v, level = black_run.black.visits, black_run.white.label.removeprefix("gnugo-l")
         shares = {c: f"{w / k:.1%}" if k else "-" for c, (w, k) in score.items()}
-        played = (
-            ""
-            if notes[2] == 2 * black_run.games
-            else f" ({notes[2]} of {2 * black_run.games} played)"
-        )
+        total = 2 * black_run.games
+        note = "" if played == total else f" ({played} of {total} played)"
         print(
-            f"| {v} | {level} | {n}{played} | {wins / n:.1%} | {lo:.1%}-{hi:.1%} | "
-            f"{shares['B']} | {shares['W']} |"
+            f"| {v} | {level} | {n}{note} | {wins / n:.1%} | {lo:.1%}-{hi:.1%} | "
+            f"{shares.get('B', '-')} | {shares.get('W', '-')} |"
         )
+        illegal = sum(int(df["engine_illegal"].sum()) for df in frames.values())
+        errors = sum(int((df["ending"] == "engine_error").sum()) for df in frames.values())
         print(
-            f"<!-- {notes[0]} illegal GNU Go moves, {notes[1]} games ended by an engine error "
+            f"<!-- {illegal} illegal GNU Go moves, {errors} games ended by an engine error "
             f"(no winner, left out) -->"
         )
 
