@@ -5,6 +5,7 @@ and every stored game replaying to its row. Small 5x5 runs keep this quick."""
 import dataclasses
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -19,6 +20,7 @@ import pytest
 
 from analysis.summary import summary
 from sim.cli import main as cli
+from sim.commands.run import speed
 from sim.config import load_config
 from sim.dataset.check import check_run
 from sim.dataset.layout import MOVES_SCHEMA
@@ -103,19 +105,45 @@ def test_resume_after_a_lost_shard(reference, config_file, tmp_path, capsys):
     with pytest.raises(UserError, match="incomplete.*shards missing \\(2\\).*--resume"):
         read_games(out)
     assert read_games(out, allow_incomplete=True).num_rows == 90
-    # without --resume a non-empty folder is refused
-    assert run_cli(config_file, out) == 2
-    assert "use --resume" in capsys.readouterr().err
-    # resuming with another config is refused, naming what differs
+    # another run's folder is refused in one line saying what to type, with --resume or not
+    assert run_cli(config_file, out, "--seed", "12") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "holds another run (seed: run has 11, requested 12)" in err
+    assert "choose another folder with --out DIR" in err and f"delete {out} first" in err
     assert run_cli(config_file, out, "--resume", "--seed", "12") == 2
     err = capsys.readouterr().err
     assert "cannot resume" in err and "seed: run has 11, requested 12" in err
-    assert run_cli(config_file, out, "--resume", "--workers", "2") == 0
+    # the same run, incomplete: resumed without --resume too, saying so
+    assert run_cli(config_file, out, "--workers", "2") == 0
+    assert "holds this run (incomplete, 3 of 4 shards written): resuming it" in (
+        capsys.readouterr().err
+    )
     assert read_games(out).equals(table)
     assert not list((out / "games").glob(".*"))
     m = json.loads((out / "manifest.json").read_text())
     assert m["status"] == "complete" and len(m["sessions"]) == 2
     assert m["sessions"][1]["games_played"] == 30
+
+
+def test_a_complete_run_again_shows_its_summary(reference, config_file, tmp_path, capsys):
+    """`jpdsim run` a second time on a complete run: its summary, nothing played or written."""
+    out, _ = reference
+    files = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    assert run_cli(config_file, out) == 0
+    text = capsys.readouterr().out
+    assert text.startswith(f"run small in {out} is complete already (120 games, seed 11)")
+    assert "games: 120" in text and "B win rate" in text and "winner disagreement" in text
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == files
+    (tmp_path / "notes.txt").write_text("mine")
+    assert run_cli(config_file, tmp_path) == 2
+    assert "not a jpdsim run folder" in capsys.readouterr().err
+
+
+def test_speeds_a_person_can_read():
+    assert speed(4, 14.3) == "3.58 s a game"
+    assert speed(5, 2.0) == "2.5 games/s" and speed(95, 2.0) == "47.5 games/s"
+    assert speed(3_000_000, 22.5) == "133,333 games/s"
+    assert speed(0, 0.2) is None
 
 
 def test_crashed_worker_is_reported_and_resumed(
@@ -256,7 +284,10 @@ def test_default_folder_and_options(config_file, tmp_path, monkeypatch, capsys):
     out = tmp_path / "results" / "small"
     assert read_games(out)["game_id"].to_pylist() == [0, 1, 2]
     assert json.loads((out / "manifest.json").read_text())["config"]["games"] == 3
-    assert "games: 3" in capsys.readouterr().out
+    text = capsys.readouterr().out
+    assert "games: 3" in text
+    assert re.search(r"3 games played in [\d.]+ s \(([\d.]+ games/s|[\d.]+ s a game), ", text)
+    assert "(0 games/s" not in text
 
 
 def test_summary_counts():

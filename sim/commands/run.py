@@ -2,6 +2,10 @@
 resume it when it stops early, and print the summary of a complete run (appended to its
 ``run.log`` first, so that it is kept when stdout is closed early).
 
+A folder that holds the same run already (same config, games and seed): complete, its summary
+is printed again and nothing is played; incomplete, it is resumed as with ``--resume``. A
+folder that holds another run is refused, saying what to type.
+
 Exit status: 0 complete, 1 shards failed (the run is incomplete), 2 bad input or a file that
 cannot be written (``UserError``), 130 Ctrl-C, 143 SIGTERM."""
 
@@ -14,7 +18,9 @@ import sys
 from pathlib import Path
 
 from sim.config import load_config
+from sim.dataset.check import RunState
 from sim.dataset.layout import LOG, format_ranges
+from sim.run.folder import check_folder, same_run
 from sim.run.runner import Terminated, run
 
 _STOPPED = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated"}
@@ -31,17 +37,56 @@ def _resume_command(args, run_dir: Path) -> str:
     return " ".join(shlex.quote(p) for p in parts)
 
 
+def speed(games: int, seconds: float) -> str | None:
+    """How fast ``games`` were played, as a person reads it: ``132,548 games/s``,
+    ``2.5 games/s``, ``3.58 s a game``; None when no game was played."""
+    if games <= 0 or seconds <= 0:
+        return None
+    per_second = games / seconds
+    if per_second >= 100:
+        return f"{per_second:,.0f} games/s"
+    if per_second >= 1:
+        return f"{per_second:.3g} games/s"
+    return f"{seconds / games:.3g} s a game"
+
+
+def _summary(state: RunState) -> str:
+    """The summary of a complete run (``analysis.summary``)."""
+    # the analysis only now: the runner loaded pandas (which it needs) while the workers started
+    from analysis.load import read_run
+    from analysis.summary import COLUMNS, summary
+
+    return summary(read_run(state, columns=COLUMNS))  # checked: by run or by same_run
+
+
 def main(args) -> int:
     cfg = load_config(args.config, games=args.games, seed=args.seed)
     workers = args.workers if args.workers is not None else (os.cpu_count() or 1)
     run_dir = Path(args.out) if args.out is not None else Path("results") / cfg.name
     again = _resume_command(args, run_dir)
+    resume = args.resume
+    if not resume and check_folder(run_dir, resume=True):  # the folder holds a run
+        state = same_run(run_dir, cfg)  # UserError if another
+        if state is not None and state.complete:
+            print(
+                f"run {cfg.name} in {run_dir} is complete already ({cfg.games:,} games, seed "
+                f"{cfg.seed}); nothing to play (to play it again, delete the folder or choose "
+                f"another --out). Its summary:"
+            )
+            print(_summary(state))
+            return 0
+        written = "" if state is None else f", {len(state.done)} of {cfg.n_shards} shards written"
+        print(
+            f"jpdsim run: {run_dir} holds this run (incomplete{written}): resuming it",
+            file=sys.stderr,
+        )
+        resume = True
     try:
         result = run(
             cfg,
             run_dir,
             workers=workers,
-            resume=args.resume,
+            resume=resume,
             progress=not args.no_progress,
             config_file=str(args.config),
             scheduler=args.scheduler,
@@ -68,12 +113,7 @@ def main(args) -> int:
             file=sys.stderr,
         )
         return 1
-    speed = result.games_played / result.seconds if result.seconds > 0 else 0.0
-    # the analysis only now: the runner loaded pandas (which it needs) while the workers started
-    from analysis.load import read_run
-    from analysis.summary import COLUMNS, summary
-
-    text = summary(read_run(state, columns=COLUMNS))  # checked by run
+    text = _summary(state)
     try:
         with open(run_dir / LOG, "a", encoding="utf-8") as f:
             f.write(text + "\n")
@@ -82,10 +122,10 @@ def main(args) -> int:
             f"jpdsim run: {run_dir / LOG}: cannot append the summary ({err.strerror})",
             file=sys.stderr,
         )
+    how = [speed(result.games_played, result.seconds), f"{workers} worker" + "s" * (workers != 1)]
     print(
         f"run {cfg.name} in {run_dir}: {result.games_played:,} games played in "
-        f"{result.seconds:.1f} s ({speed:,.0f} games/s, "
-        f"{workers} worker{'s' if workers != 1 else ''})"
+        f"{result.seconds:.1f} s ({', '.join(x for x in how if x)})"
     )
     print(text)
     return 0

@@ -59,6 +59,22 @@ def check_folder(run_dir: Path, resume: bool) -> bool:
     return True
 
 
+def same_run(run_dir: Path, cfg: RunConfig) -> RunState | None:
+    """The run in ``run_dir`` (a folder ``check_folder`` found holding one), checked, when it is
+    the run ``cfg``; None when its manifest is gone (``--resume`` writes it again); UserError,
+    saying what to type, when it is another run."""
+    if not (run_dir / MANIFEST).exists():
+        return None
+    manifest = read_manifest(run_dir)
+    diffs = _config_differences(manifest["config"], cfg)
+    if diffs:
+        raise UserError(
+            f"{run_dir}: holds another run ({'; '.join(diffs)}); to keep it, choose another "
+            f"folder with --out DIR; to replace it, delete {run_dir} first"
+        )
+    return check_run(run_dir, manifest=manifest)
+
+
 def lock(run_dir: Path):
     """Hold an exclusive lock on ``run_dir`` (POSIX), so that two runners never write into one
     folder; returns the open lock file (the lock goes with it)."""
