@@ -122,9 +122,18 @@ def _add_stress(sub):
 
 
 def _add_sgf(sub):
-    p = sub.add_parser("sgf", help="write one stored game as SGF")
+    from sim.schema import RULESETS
+
+    p = sub.add_parser(
+        "sgf", help="write one game of a run as SGF (re-played when its moves are not stored)"
+    )
     p.add_argument("run_dir", type=_path, metavar="RUN_DIR")
     p.add_argument("game_id", type=int, metavar="GAME_ID")
+    p.add_argument(
+        "--ruleset",
+        choices=RULESETS,
+        help="the ruleset of KM and RE (default: the one the players play for, else jpd_b)",
+    )
     p.add_argument("--out", type=_path, metavar="FILE", help="output file (default: stdout)")
 
 

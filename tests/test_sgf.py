@@ -1,7 +1,12 @@
-"""`jpdsim sgf`: the SGF of stored games parses, and its moves are the stored actions."""
+"""`jpdsim sgf`: the SGF of stored games parses, and its moves are the stored actions (or, when
+they are not stored, the re-played ones); KM and RE follow the ruleset it names."""
 
 import re
+import sys
+from dataclasses import replace
+from pathlib import Path
 
+import pyarrow as pa
 import pytest
 
 from sim.cli import main as cli
@@ -9,8 +14,10 @@ from sim.commands import sgf
 from sim.config import RunConfig
 from sim.coords import PASS, VIRTUAL, format_action, parse_action
 from sim.dataset.read import load_game, read_games
+from sim.dataset.write import write_atomic
 from sim.engine.game import Game
 from sim.errors import UserError
+from sim.player import Player
 from sim.rules import Rules
 from sim.run import runner
 
@@ -23,6 +30,8 @@ CFG = RunConfig(
     virtual_rate=0.2,
     record_moves="all",
 )
+
+FAKE_GTP = Path(__file__).parent / "data" / "fake_gtp.py"
 
 _PROP = re.compile(r"\s*([A-Z]+)((?:\s*\[(?:[^\]\\]|\\.)*\])+)", re.S)
 _VALUE = re.compile(r"\[((?:[^\]\\]|\\.)*)\]", re.S)
@@ -79,6 +88,7 @@ def test_sgf_of_every_game_parses_to_its_moves(run_dir):
         root, moves = nodes[0], nodes[1:]
         assert root["FF"] == ["4"] and root["GM"] == ["1"] and root["SZ"] == ["5"]
         assert root["KM"] == ["2.5"] and root["PB"] == ["random"] and root["PW"] == ["random"]
+        assert root["GC"][0].startswith("KM and RE: jpd_b; ")  # random players: B版
         assert root["RU"] == ["JPD; repetition=global_superko; suicide=multi"]
         result = re.fullmatch(r"([BW])\+(\d+(?:\.5)?)|(0)|(Void)", root["RE"][0])
         assert result, root["RE"]
@@ -111,13 +121,55 @@ def test_sgf_command(run_dir, tmp_path, capsys):
     assert "no game 40 (game ids are 0..39)" in capsys.readouterr().err
 
 
-def test_game_without_moves(tmp_path, capsys):
-    cfg = RunConfig(name="nomoves", games=4, rules=Rules(5), seed=1)
+def test_a_game_without_stored_moves_is_replayed(run_dir, tmp_path, capsys):
+    """A run that stored no moves gives the SGF of the same run with its moves stored."""
+    out = tmp_path / "run"
+    assert runner.run(replace(CFG, record_moves="none"), out, workers=1).state.complete
+    assert load_game(out, 7)[2] is None
+    for game_id in (0, 7, 39):
+        made = parse(sgf.stored_game_sgf(out, game_id))
+        stored = parse(sgf.stored_game_sgf(run_dir, game_id))
+        assert made[1:] == stored[1:] and {**made[0], "DT": 0} == {**stored[0], "DT": 0}
+    assert cli(["sgf", str(out), "7"]) == 0
+    assert parse(capsys.readouterr().out)[1:] == parse(sgf.stored_game_sgf(run_dir, 7))[1:]
+    # a row that its re-play does not give is refused
+    part = read_games(out).slice(0, 20)
+    counts = part["actions"].to_pylist()
+    counts[7] += 1
+    index = part.schema.get_field_index("actions")
+    part = part.set_column(index, "actions", pa.array(counts, pa.int32()))
+    write_atomic(part, out / "games" / "part-00000.parquet", out / "games" / ".tmp")
+    with pytest.raises(
+        UserError,
+        match="game 7 has no stored moves, and its re-play differs .*"
+        r"\(in actions\).*jpdsim replay --run",
+    ):
+        sgf.stored_game_sgf(out, 7)
+
+
+def test_a_gtp_game_without_stored_moves_is_refused(tmp_path):
+    white = Player("gtp", command=[sys.executable, str(FAKE_GTP), "pass"])
+    cfg = RunConfig(name="gtp", games=2, rules=Rules(5), white=white, record_moves="none")
     assert runner.run(cfg, tmp_path / "run", workers=1).state.complete
-    with pytest.raises(UserError, match='no stored moves .*record_moves = "none".*"all"'):
-        sgf.stored_game_sgf(tmp_path / "run", 2)
-    assert cli(["sgf", str(tmp_path / "run"), "2"]) == 2
-    assert "record_moves" in capsys.readouterr().err
+    with pytest.raises(UserError, match="game 1 has no stored moves, and a GTP program played"):
+        sgf.stored_game_sgf(tmp_path / "run", 1)
+
+
+def test_km_and_re_follow_a_ruleset(run_dir, capsys):
+    """--ruleset names the ruleset of KM and RE; by default the one the players play for."""
+    row = read_games(run_dir).slice(3, 1).to_pylist()[0]
+    assert cli(["sgf", str(run_dir), "3", "--ruleset", "jpd_a"]) == 0
+    root = parse(capsys.readouterr().out)[0]
+    assert root["KM"] == ["6.5"] and root["GC"][0].startswith("KM and RE: jpd_a; ")
+    assert root["RE"] == [sgf._result(row["winner_jpd_a"], row["margin_jpd_a"])]
+    with pytest.raises(SystemExit, match="2"):  # a usage error
+        cli(["sgf", str(run_dir), "3", "--ruleset", "jpd_x"])
+    assert "invalid choice: 'jpd_x'" in capsys.readouterr().err
+    mcts = Player("mcts", play_for="japanese")
+    assert sgf.default_ruleset(replace(CFG, white=mcts)) == "japanese"
+    assert sgf.default_ruleset(replace(CFG, black=mcts, white=mcts)) == "japanese"
+    assert sgf.default_ruleset(replace(CFG, black=Player("mcts"), white=mcts)) == "jpd_b"
+    assert sgf.default_ruleset(CFG) == "jpd_b"
 
 
 def test_sgf_text_of_a_made_up_game():
@@ -138,7 +190,9 @@ def test_sgf_text_of_a_made_up_game():
     }
     row.update({f"winner_{r}": "draw" for r in ("jpd_a", "jpd_tangsong", "chinese", "japanese")})
     row.update({f"margin_{r}": 0.0 for r in ("jpd_a", "jpd_tangsong", "chinese", "japanese")})
-    text = sgf.game_sgf(row, [0, 8, VIRTUAL, PASS, PASS], {"name": "x", "started": "2026-01-02T03"})
+    text = sgf.game_sgf(
+        row, [0, 8, VIRTUAL, PASS, PASS], {"name": "x", "started": "2026-01-02T03"}, "jpd_b"
+    )
     nodes = parse(text)
     assert (
         nodes[0]["RE"] == ["W+4"]
@@ -153,12 +207,12 @@ def test_sgf_text_of_a_made_up_game():
         {"B": [""]},
     ]
     with pytest.raises(UserError, match="not a move"):
-        sgf.game_sgf(row, [9], {})
+        sgf.game_sgf(row, [9], {}, "jpd_b")
 
 
 def test_a_declining_action_that_ended_the_game_is_not_a_stone():
     """C3, three virtual moves, Black passes, White declines with D4: the conversion is the
-    fourth virtual move at this board, so the game ends and D4 is not played (RULES.md §4)."""
+    fourth virtual move at this board, so the game ends and D4 is not played (docs/rules.md §4)."""
     tokens = "C3 virtual virtual virtual pass D4".split()
     game = Game(Rules(5))
     for token in tokens:
@@ -172,7 +226,7 @@ def test_a_declining_action_that_ended_the_game_is_not_a_stone():
         "seed": 0,
     }
     assert row["ending"] == "four_virtual" and row["actions"] == 6 and row["moves"] == 5
-    nodes = parse(sgf.game_sgf(row, [parse_action(t, 5) for t in tokens], {}))
+    nodes = parse(sgf.game_sgf(row, [parse_action(t, 5) for t in tokens], {}, "jpd_b"))
     assert nodes[-1]["W"] == [""] and nodes[-1]["JV"] == ["declined"]
     assert "D4" in nodes[-1]["C"][0]
     assert nodes[1] == {"B": ["cc"]} and nodes[5] == {"B": [""]}
@@ -180,7 +234,7 @@ def test_a_declining_action_that_ended_the_game_is_not_a_stone():
 
 def test_settled_pauses_and_a_resignation_are_no_nodes():
     """dead_stones = "agree": a resumption is a comment on the second pass, agreed dead stones
-    are marked on the last node (RULES.md §4); a resignation is the result only."""
+    are marked on the last node (docs/rules.md §4); a resignation is the result only."""
     tokens = "C3 D4 pass pass resume B2 pass pass agree D4".split()
     game = Game(Rules(5, dead_stones="agree"))
     for token in tokens:
@@ -188,7 +242,7 @@ def test_settled_pauses_and_a_resignation_are_no_nodes():
     row = {**game.outcome(), "game_id": 2, "komi_jpd_b": 7.5, "seed": 0}
     row.update(player_b="mcts", player_w="mcts")
     assert (row["dead_w"], row["resumptions"]) == (1, 1)
-    nodes = parse(sgf.game_sgf(row, [parse_action(t, 5) for t in tokens], {}))
+    nodes = parse(sgf.game_sgf(row, [parse_action(t, 5) for t in tokens], {}, "jpd_b"))
     assert [n.get("B", n.get("W")) for n in nodes[1:]] == [
         ["cc"],
         ["db"],
@@ -205,5 +259,5 @@ def test_settled_pauses_and_a_resignation_are_no_nodes():
         resigned.play(parse_action(token, 5))
     row = {**resigned.outcome(), "game_id": 3, "komi_jpd_b": 7.5, "seed": 0}
     row.update(player_b="random", player_w="random")
-    nodes = parse(sgf.game_sgf(row, [parse_action(t, 5) for t in ("C3", "resign")], {}))
+    nodes = parse(sgf.game_sgf(row, [parse_action(t, 5) for t in ("C3", "resign")], {}, "jpd_b"))
     assert nodes[0]["RE"] == ["B+R"] and nodes[1:] == [{"B": ["cc"]}]

@@ -1,30 +1,33 @@
-"""`jpdsim sgf RUN_DIR GAME_ID`: one stored game as an SGF file (FF[4], GM[1]).
+"""`jpdsim sgf RUN_DIR GAME_ID [--ruleset NAME]`: one game of a run as SGF (FF[4], GM[1]).
 
-The game needs stored moves: the run's ``record_moves`` must be ``"all"``, or ``"cycles"`` for a
-game that did not end by a pause (or had repetition bans).
+The moves are the stored ones (the run's ``record_moves`` is ``"all"``, or ``"cycles"`` and the
+game did not end by a pause or had repetition bans); a game whose moves were not stored is
+re-played from (seed, game id) (``sim.run.stored``), and refused if its re-play differs from its
+stored row. A game a GTP program played cannot be re-played: it needs its stored moves.
 
 What is written:
 
 - root: ``FF[4] GM[1] CA[UTF-8] AP[jpdsim:VERSION] SZ[N]``; ``RU`` names the rules of play,
   e.g. ``RU[JPD; repetition=global_superko; suicide=multi]`` (SGF has no name for them);
-  ``KM`` is the **jpd_b** (B版) komi of the run and ``RE`` the **jpd_b** result, ``B+3.5``,
-  ``W+0.5``, ``0`` (draw) or ``Void`` (no result: endings ``cycle`` and ``move_limit``); ``PB``
-  and ``PW`` are the players (canonical names); ``GN`` is ``<run name> game <id>``; ``DT`` the
-  run's start date; ``GC`` lists the ending and the result under every ruleset.
+  ``KM`` and ``RE`` are the komi and the result under one ruleset (``--ruleset``; default
+  ``default_ruleset``), which ``GC`` names first: ``B+3.5``, ``W+0.5``, ``0`` (draw) or
+  ``Void`` (no result: endings ``cycle`` and ``move_limit``); ``PB`` and ``PW`` are the players
+  (canonical names); ``GN`` is ``<run name> game <id>``; ``DT`` the run's start date; ``GC``
+  then lists the ending and the result under every ruleset.
 - moves: one node per action, Black first, colours alternating. A point is two letters
   ``a``.. from the top-left (column, then row), as SGF counts them; a pass is an empty value
   ``B[]``; a pass that was later converted to a virtual move stays a pass, as in the record.
 - a **virtual move** (a stone placed off the board) is written as a pass carrying the private
   property ``JV[virtual]``: ``;B[]JV[virtual]``. Other SGF tools skip the unknown property and
   read the move as a pass, which is what a virtual move is on the board.
-- a **declining action that was not played** (RULES.md §4: declining a pass converts it into a
-  virtual move first; when that conversion completes four virtual moves the game ends and the
-  declining action, though counted, is not played) is written as a pass carrying
+- a **declining action that was not played** (docs/rules.md §4: declining a pass converts it
+  into a virtual move first; when that conversion completes four virtual moves the game ends
+  and the declining action, though counted, is not played) is written as a pass carrying
   ``JV[declined]`` and a comment naming the action, so the final board is the engine's.
 - a **resignation** is no node: ``RE`` says it, ``B+R`` or ``W+R``.
-- under ``dead_stones = "agree"`` (RULES.md §4) a pause's settlement is no node: a resumption
-  is a comment on the second pass, ``C[resumed: ...]``; agreed dead stones are marked on the
-  last node, ``MA`` (they are still on the board there), with a comment.
+- under ``dead_stones = "agree"`` (docs/rules.md §4) a pause's settlement is no node: a
+  resumption is a comment on the second pass, ``C[resumed: ...]``; agreed dead stones are
+  marked on the last node, ``MA`` (they are still on the board there), with a comment.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ import sys
 from pathlib import Path
 
 import sim
+from sim.config import RunConfig
 from sim.coords import AGREE, PASS, RESIGN, RESUME, VIRTUAL, format_action
 from sim.dataset.read import load_game
 from sim.errors import UserError
@@ -61,9 +65,18 @@ def _result(winner, margin) -> str:
     return f"{winner}+{abs(margin):g}"
 
 
-def game_sgf(row: dict, actions: list[int], manifest: dict, setup=None) -> str:
-    """The SGF text of one game from its stored row, its actions, the run's manifest and its
-    ``sim.setups.Setup`` (None: the empty board)."""
+def default_ruleset(cfg: RunConfig) -> str:
+    """The ruleset of ``KM`` and ``RE`` unless ``--ruleset`` names one: the ruleset the players
+    play for (``play_for`` of mcts and gtp players; one player playing for one is enough), else
+    ``jpd_b`` (B版: the JPD area count less komi, with no extra point, which is what a program
+    that reads the SGF counts)."""
+    aims = {p.play_for for p in (cfg.black, cfg.white) if "play_for" in p.parameters}
+    return aims.pop() if len(aims) == 1 else "jpd_b"
+
+
+def game_sgf(row: dict, actions: list[int], manifest: dict, ruleset: str, setup=None) -> str:
+    """The SGF text of one game from its stored row, its actions, the run's manifest, the
+    ruleset of ``KM`` and ``RE`` and its ``sim.setups.Setup`` (None: the empty board)."""
     size = row["board_size"]
     setup_props = ""  # the setup's stones (AB, AW) and the player to move first (PL)
     if setup is not None:
@@ -80,16 +93,16 @@ def game_sgf(row: dict, actions: list[int], manifest: dict, setup=None) -> str:
         ("AP", f"jpdsim:{sim.__version__}"),
         ("SZ", size),
         ("RU", f"JPD; repetition={row['repetition']}; suicide={row['suicide']}"),
-        ("KM", f"{row['komi_jpd_b']:g}"),
+        ("KM", f"{row[f'komi_{ruleset}']:g}"),
         ("PB", row["player_b"]),
         ("PW", row["player_w"]),
-        ("RE", _result(row["winner_jpd_b"], row["margin_jpd_b"])),
+        ("RE", _result(row[f"winner_{ruleset}"], row[f"margin_{ruleset}"])),
         ("GN", f"{manifest.get('name', '')} game {row['game_id']}"),
         *([("DT", started)] if started else []),
         (
             "GC",
-            f"ending {row['ending']}; seed {row['seed']}; game id {row['game_id']}; "
-            f"results: {results}",
+            f"KM and RE: {ruleset}; ending {row['ending']}; seed {row['seed']}; "
+            f"game id {row['game_id']}; results: {results}",
         ),
     ]
     nodes = [";" + "".join(f"{k}[{_text(v)}]" for k, v in root)]
@@ -138,22 +151,40 @@ def game_sgf(row: dict, actions: list[int], manifest: dict, setup=None) -> str:
     return "\n".join(lines) + "\n"
 
 
-def stored_game_sgf(run_dir: str | Path, game_id: int) -> str:
-    """The SGF of a stored game; UserError if the run, the game or its moves are not there."""
+def stored_game_sgf(run_dir: str | Path, game_id: int, ruleset: str | None = None) -> str:
+    """The SGF of a game of a run, ``KM`` and ``RE`` under ``ruleset`` (None:
+    ``default_ruleset``); UserError if the run or the game is not there, or if its moves are
+    not stored and cannot be re-played."""
     state, row, actions = load_game(run_dir, game_id)
     if actions is None:
-        raise UserError(
-            f"{run_dir}: game {game_id} has no stored moves (the run has "
-            f'record_moves = "{state.config.record_moves}"; record_moves = "all" '
-            f'stores every game, "cycles" only games not ended by a pause or with '
-            f"repetition bans)"
-        )
+        actions = _replayed_actions(state, row)
     setup = next((x for x in state.config.setup if x.name == row["setup"]), None)
-    return game_sgf(row, actions, state.manifest, setup)
+    ruleset = ruleset or default_ruleset(state.config)
+    return game_sgf(row, actions, state.manifest, ruleset, setup)
+
+
+def _replayed_actions(state, row: dict) -> list[int]:
+    """The actions of a game whose moves were not stored, re-played from (seed, game id)."""
+    where = f"{state.run_dir}: game {row['game_id']}"
+    if state.config.engines:
+        raise UserError(
+            f"{where} has no stored moves, and a GTP program played it: its moves cannot be "
+            f're-played (record_moves = "all", the default with a gtp player, stores them)'
+        )
+    from sim.run.stored import replay_loaded  # the engine (numba) only to re-play
+
+    actions, result = replay_loaded(state, row, None)
+    if not result["matches"]:
+        raise UserError(
+            f"{where} has no stored moves, and its re-play differs from its stored row (in "
+            f"{', '.join(result['differences'])}): the engine changed since the run was "
+            f"written (`jpdsim replay --run {state.run_dir} --game {row['game_id']}` shows how)"
+        )
+    return actions
 
 
 def main(args) -> int:
-    text = stored_game_sgf(args.run_dir, args.game_id)
+    text = stored_game_sgf(args.run_dir, args.game_id, args.ruleset)
     if args.out:
         try:
             Path(args.out).write_text(text, encoding="utf-8")
