@@ -1,11 +1,15 @@
 """Regenerate the figures and tables of docs/findings.md from run folders.
 
     python docs/findings/make.py results/quickstart results/19x19 [results/superko_stress]
+    python docs/findings/make.py --update-docs results/quickstart results/19x19
 
-Writes docs/findings/*.png and prints the tables as Markdown (the analysis library's
-functions, as the report's notebooks call them).
+Prints the tables as Markdown (the analysis library's functions, as the report's notebooks call
+them) and writes the figures into results/findings/ (``--out DIR``), so that reproducing the
+findings leaves the checkout as it was; ``--update-docs`` writes them over the tracked figures
+in docs/findings/ that docs/findings.md shows.
 """
 
+import argparse
 import sys
 from pathlib import Path
 
@@ -15,7 +19,7 @@ matplotlib.use("Agg")
 
 from analysis import ab_effect, cycles, disagreement, finishes_last, komi, load, plots  # noqa: E402
 
-HERE = Path(__file__).parent
+DOCS = Path(__file__).parent
 
 
 def markdown(df) -> str:
@@ -29,7 +33,22 @@ def markdown(df) -> str:
     )
 
 
-def main(run_dirs: list[str]) -> None:
+def main(argv: list[str]) -> None:
+    p = argparse.ArgumentParser(prog="make.py", description=__doc__.splitlines()[0])
+    p.add_argument("run_dirs", nargs="+", metavar="RUN_DIR")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument(
+        "--out",
+        type=Path,
+        default=Path("results") / "findings",
+        help="folder of the figures (default results/findings)",
+    )
+    where.add_argument(
+        "--update-docs", action="store_true", help=f"write the figures into {DOCS} instead"
+    )
+    args = p.parse_args(argv)
+    out = DOCS if args.update_docs else args.out
+    out.mkdir(parents=True, exist_ok=True)
     columns = sorted(
         set(
             disagreement.COLUMNS
@@ -40,13 +59,13 @@ def main(run_dirs: list[str]) -> None:
             + load.CONFIG_COLUMNS
         )
     )
-    games = load.load_runs(run_dirs, columns=columns)
+    games = load.load_runs(args.run_dirs, columns=columns)
     random_default = games[games["virtual_rate"] == 0]
     print("## Disagreement per board size\n")
     print(markdown(disagreement.disagreement(random_default, by="board_size")))
     for size, part in random_default.groupby("board_size", observed=True):
         plots.disagreement_heatmap(disagreement.disagreement_matrix(part)).savefig(
-            HERE / f"disagreement_{size}x{size}.png", dpi=90, bbox_inches="tight"
+            out / f"disagreement_{size}x{size}.png", dpi=90, bbox_inches="tight"
         )
     print("\n## Who finishes last\n")
     print(markdown(finishes_last.relations(games, by="board_size")))
@@ -57,12 +76,13 @@ def main(run_dirs: list[str]) -> None:
     print("\n## Fair komi\n")
     print(markdown(komi.fair_komi(random_default, by="board_size")))
     plots.komi_curves(komi.komi_curves(random_default, by="board_size"), by="board_size").savefig(
-        HERE / "komi_curves.png", dpi=90, bbox_inches="tight"
+        out / "komi_curves.png", dpi=90, bbox_inches="tight"
     )
     print("\n## Endings and conversions\n")
     print(markdown(cycles.endings_wide(games, by=["repetition", "board_size", "virtual_rate"])))
     print(markdown(cycles.conversions(games, by=["board_size", "virtual_rate"])))
     print(markdown(cycles.self_check_summary(games)))
+    print(f"figures written to {out}", file=sys.stderr)
 
 
 if __name__ == "__main__":
