@@ -14,6 +14,7 @@ import importlib
 import os
 import sys
 
+from sim import __version__
 from sim.errors import UserError
 
 
@@ -46,7 +47,7 @@ def _add_replay(sub):
     p = sub.add_parser(
         "replay", help="play a move list (or a stored game) and print its outcome as JSON"
     )
-    p.add_argument("--size", type=int, help="board size N (2..25)")
+    p.add_argument("--size", type=int, help="board size N (2..25); default: the size of --setup")
     _add_rule_options(
         p,
         "at a pause: all_alive (default) or agree (then `agree` and the dead stones, or "
@@ -184,9 +185,24 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
+DESCRIPTION = """\
+Go self-play and statistics under the 计枰点 (Ji-Ping-Dian) rules: play runs of games into
+Parquet files, score every game under JPD A版, B版, 唐宋版, Chinese and Japanese rules, replay
+move lists and stored games, export SGF, write an HTML report.
+
+First run: jpdsim run configs/quickstart.toml   (output in results/quickstart/)
+Then:      jpdsim sgf results/quickstart 0      jpdsim report results/quickstart
+Each command has its --help; README.md has the rest."""
+
+
 def parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="jpdsim", description=__doc__.splitlines()[0])
-    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    p = _Parser(
+        prog="jpdsim", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    p.add_argument("--version", action="version", version=f"jpdsim {__version__}")
+    sub = p.add_subparsers(
+        dest="command", required=True, parser_class=_Parser, title="commands", metavar="COMMAND"
+    )
     for add in (_add_replay, _add_run, _add_stress, _add_sgf, _add_report, _add_gtp):
         add(sub)
     return p

@@ -1,15 +1,30 @@
-"""docs/findings/make.py, which writes its figures outside the checkout unless asked to update
-the docs."""
+"""The `jpdsim` command as a newcomer meets it (--help, --version), and docs/findings/make.py,
+which writes its figures outside the checkout unless asked to update the docs."""
 
 import importlib.util
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+import sim
+from sim.cli import main as cli
 from tests import synthetic
 
 ROOT = Path(__file__).resolve().parent.parent
 MAKE = ROOT / "docs" / "findings" / "make.py"
+
+
+def test_help_is_for_users_and_version(capsys):
+    with pytest.raises(SystemExit, match="0"):
+        cli(["--help"])
+    text = capsys.readouterr().out
+    assert "jpdsim run configs/quickstart.toml" in text and "--version" in text
+    assert "Only light modules" not in text  # the module's docstring is for developers
+    with pytest.raises(SystemExit, match="0"):
+        cli(["--version"])
+    assert capsys.readouterr().out == f"jpdsim {sim.__version__}\n"
 
 
 def _make():

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from sim.schema import OUTCOME_FIELDS
+from sim.setups import load_setup
 from tests.conftest import EXAMPLE_CASES as CASES
 from tests.conftest import replay
 
@@ -176,7 +177,7 @@ def test_setup_and_komi(capsys, tmp_path):
             ["--size", 5, "--komi", "jpd_a=nan"],
             "jpdsim replay: error: --komi jpd_a: must be a finite number",
         ),
-        (["A1"], "jpdsim replay: error: --size is required"),
+        (["A1"], "jpdsim replay: error: --size is required (or a --setup that gives it)"),
         (
             ["--size", 5, "--repetition", "superko"],
             "jpdsim replay: error: argument --repetition: invalid choice",
@@ -202,3 +203,15 @@ def test_bad_setup(capsys, tmp_path, diagram, message):
     path.write_text(diagram)
     status, out, err = replay(capsys, "--size", 3, "--setup", path)
     assert (status, out, err) == (2, "", f"jpdsim replay: error: --setup {path}: {message}\n")
+
+
+def test_a_setup_gives_the_size(capsys):
+    """--size may be left out when --setup gives it; an error when they disagree."""
+    n = load_setup("triple_ko").size
+    status, out, err = replay(capsys, "--setup", "triple_ko", "pass")
+    assert (status, err) == (0, "") and json.loads(out)["board_size"] == n
+    assert replay(capsys, "--size", n + 1, "--setup", "triple_ko") == (
+        2,
+        "",
+        f"jpdsim replay: error: --setup triple_ko: a {n}x{n} diagram, --size is {n + 1}\n",
+    )

@@ -65,7 +65,8 @@ def rules_from_options(args) -> Rules:
 
 
 def _setup(args) -> Setup | None:
-    """The ``--setup`` position (a diagram file or a corpus name), ``--to-move`` applied."""
+    """The ``--setup`` position (a diagram file or a corpus name), ``--to-move`` applied; its
+    size is ``--size`` when that is not given."""
     if args.setup is None:
         if args.to_move == "white":
             raise UserError("--to-move white: White moves first only from a --setup position")
@@ -74,7 +75,9 @@ def _setup(args) -> Setup | None:
         setup = load_setup(args.setup)
     except ValueError as err:
         raise UserError(f"--setup {args.setup}: {err}") from None
-    if setup.size != args.size:
+    if args.size is None:
+        args.size = setup.size
+    elif setup.size != args.size:
         raise UserError(
             f"--setup {args.setup}: a {setup.size}x{setup.size} diagram, --size is {args.size}"
         )
@@ -121,10 +124,10 @@ def _stored(args) -> int:
 def main(args) -> int:
     if args.run is not None or args.game is not None:
         return _stored(args)
-    if args.size is None:
-        raise UserError("--size is required")
-    rules = rules_from_options(args)
     setup = _setup(args)
+    if args.size is None:
+        raise UserError("--size is required (or a --setup that gives it)")
+    rules = rules_from_options(args)
     game = _new_game(rules, setup, args.setup)  # the first game checks the setup
     if args.from_file is None:
         try:
