@@ -115,6 +115,7 @@ def _add_stress(sub):
         help="the superko and cycle stress set: setup positions x rules x players, one run each",
     )
     p.add_argument("config", type=_path, help="stress config (TOML), e.g. configs/stress.toml")
+    p.add_argument("--games", type=int, help="override the games of each run")
     p.add_argument("--workers", type=int, help="worker processes (default: all cores)")
     p.add_argument(
         "--out", type=_path, metavar="DIR", help="folder of the runs (default results/<config>)"

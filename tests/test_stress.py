@@ -4,10 +4,11 @@ written; bad stress keys are one-line errors."""
 
 import csv
 
+import pandas as pd
 import pytest
 
 from sim.cli import main as cli
-from sim.commands.stress import stress_runs
+from sim.commands.stress import console_table, stress_runs
 from sim.errors import UserError
 from tests.test_setups import ATARI, KO
 
@@ -99,3 +100,58 @@ def test_stress_runs_writes_the_table_and_example_games(tmp_path, capsys):
     capsys.readouterr()
     assert cli(args) == 0  # again: every run is complete, nothing is played
     assert "(0 played now" in capsys.readouterr().out
+
+
+def test_games_option_and_a_table_that_fits_the_terminal(tmp_path, capsys, monkeypatch):
+    """--games N plays N games a run; the printed table fits the terminal (COLUMNS), leaving
+    out columns that stress.csv keeps."""
+    config = tmp_path / "s.toml"
+    config.write_text(
+        'games = 1_000_000\nseed = 3\nsetup = ["triple_ko"]\nrepetitions = ["no_result"]\n'
+        'suicides = ["multi"]\nplayers = ["kofight"]\n'
+    )
+    out = tmp_path / "out"
+    monkeypatch.setenv("COLUMNS", "60")
+    args = ["stress", str(config), "--out", str(out), "--workers", "1", "--no-progress"]
+    assert cli([*args, "--games", "5"]) == 0
+    (row,) = csv.DictReader((out / "stress.csv").open())
+    assert row["games"] == "5" and "jpd_a B" in row and "moves mean" in row
+    text = capsys.readouterr().out.splitlines()
+    table = text[1 : next(i for i, line in enumerate(text) if line.startswith("checks:"))]
+    assert table[0].split() == ["setup", "repetition", "player", "games", "cycle", "mismatches"]
+    assert table[1].split() == ["triple_ko", "no_result", "kofight", "5", "1", "0"]
+    assert " ".join(table[2:]).startswith("left out to fit the terminal (stress.csv has them): ")
+    assert " ".join(table[2:]).endswith(
+        "jpd_a B, moves p99, moves max, bans per game, moves mean, suicide"
+    )
+    assert max(len(line) for line in text[1:]) <= 60
+    assert cli([*args, "--games", "0"]) == 2
+    assert "error: option --games: key 'games': must be in 1.." in capsys.readouterr().err
+
+
+def test_console_table_leaves_out_columns_only_when_it_must():
+    table = pd.DataFrame(
+        {
+            "setup": ["ko"],
+            "repetition": ["basic_ko"],
+            "suicide": ["none"],
+            "player_b": ["kofight(threat_rate=0.5,playout=pattern)"],
+            "games": [3],
+            "cycle share": [0.25],
+            "moves mean": [12.5],
+            "jpd_a B": [0.5],
+        }
+    )
+    wide = console_table(table, 200).splitlines()
+    assert wide[0].split() == ["setup", "repetition", "suicide", "player", "games", "cycle"] + [
+        "length",
+        "jpd_a",
+        "B",
+    ]
+    assert len(wide) == 2 and wide[1].split()[3] == "kofight"
+    narrow = console_table(table, 50).splitlines()
+    assert "jpd_a" not in narrow[0] and "length" not in narrow[0] and "suicide" in narrow[0]
+    assert " ".join(narrow[2:]) == (
+        "left out to fit the terminal (stress.csv has them): jpd_a B, moves mean"
+    )
+    assert max(map(len, narrow)) <= 50

@@ -21,22 +21,30 @@ players         players, each playing both colours (a kind or a    ``["random",
 =============== ================================================== =======================
 
 A run is named ``<position>-<repetition>-<suicide>-<player kind>`` (so a position added to the
-corpus adds runs and leaves the others complete). Exit status as ``jpdsim run``'s.
+corpus adds runs and leaves the others complete). ``--games N`` plays N games a run instead of
+the config's ``games`` (a smaller set: give it its own ``--out``). The printed table fits the
+terminal (``console_table``); ``stress.csv`` has every column. Exit status as ``jpdsim run``'s.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import sys
+import textwrap
 import time
 import tomllib
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sim.config import RunConfig, config_from_dict
 from sim.errors import UserError
 from sim.player import Player, PlayerError
-from sim.schema import REPETITIONS, SUICIDES
+from sim.schema import REPETITIONS, RULESETS, SUICIDES
 from sim.setups import corpus_names, load_setup
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 LISTS = {"repetitions": REPETITIONS, "suicides": SUICIDES, "players": ("random", "kofight")}
 
@@ -93,8 +101,9 @@ def stress_runs(raw: dict, where: str) -> list[RunConfig]:
     return runs
 
 
-def load_stress(path: str | Path) -> list[RunConfig]:
-    """The runs of a stress config file; UserError names the file and the key."""
+def load_stress(path: str | Path, games: int | None = None) -> list[RunConfig]:
+    """The runs of a stress config file, ``games`` games each when given (the ``--games``
+    option); UserError names the file and the key, or the option."""
     path = Path(path)
     try:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -102,13 +111,60 @@ def load_stress(path: str | Path) -> list[RunConfig]:
         raise UserError(f"{path}: cannot read stress config ({err.strerror})") from None
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
         raise UserError(f"{path}: not a TOML file: {err}") from None
-    return stress_runs(raw, str(path))
+    runs = stress_runs(raw, str(path))
+    if games is None:
+        return runs
+    return [config_from_dict({**cfg.to_dict(), "games": games}, "option --games") for cfg in runs]
+
+
+#: The console's headers of stress.csv's columns ("<ending> share" becomes "<ending>").
+_SHORT = {
+    "player_b": "player",
+    "moves mean": "length",
+    "moves p99": "p99",
+    "moves max": "max",
+    "bans per game": "bans",
+}
+#: The columns left out, in this order, until the console table fits the terminal.
+_DROP = (
+    *(f"{r} B" for r in reversed(RULESETS)),
+    "moves p99",
+    "moves max",
+    "bans per game",
+    "moves mean",
+    "suicide",
+)
+
+
+def console_table(table: pd.DataFrame, width: int) -> str:
+    """The stress table as text at most ``width`` characters wide if it can be: players by
+    kind, short headers, and the columns of ``_DROP`` left out one by one until it fits (a last
+    line names them)."""
+    table = table.assign(player_b=[str(p).split("(")[0] for p in table["player_b"]])
+    dropped = []
+
+    def text() -> str:
+        shown = table.drop(columns=dropped).rename(
+            columns=lambda c: _SHORT.get(c, c.removesuffix(" share"))
+        )
+        return shown.to_string(index=False, float_format=lambda x: f"{x:.4g}")
+
+    out = text()
+    for column in [c for c in _DROP if c in table.columns]:
+        if max(map(len, out.splitlines())) <= width:
+            break
+        dropped.append(column)
+        out = text()
+    if dropped:
+        note = f"left out to fit the terminal (stress.csv has them): {', '.join(dropped)}"
+        out += "\n" + textwrap.fill(note, width)
+    return out
 
 
 def main(args) -> int:
     from sim.run.runner import run  # the runner (and numba in its workers) once the config holds
 
-    runs = load_stress(args.config)
+    runs = load_stress(args.config, args.games)
     out = Path(args.out) if args.out is not None else Path("results") / Path(args.config).stem
     workers = args.workers if args.workers is not None else (os.cpu_count() or 1)
     t0, played = time.perf_counter(), 0
@@ -137,6 +193,8 @@ def main(args) -> int:
 
     dirs = [out / cfg.name for cfg in runs]
     games = load_runs(dirs, columns=COLUMNS)
+    if "run" not in games:  # load_runs labels the runs only when there are several
+        games.insert(0, "run", run_labels(dirs)[0])
     table = stress_table(games)
     table.to_csv(out / "stress.csv", index=False)
     (out / "sgf").mkdir(exist_ok=True)
@@ -149,14 +207,16 @@ def main(args) -> int:
         f"({played:,} played now in {seconds:.0f} s, {workers} workers); table: "
         f"{out / 'stress.csv'}"
     )
-    print(table.to_string(index=False, float_format=lambda x: f"{x:.4g}"))
+    width = shutil.get_terminal_size().columns
+    print(console_table(table, width))
     capped = int(
         ((games["repetition"] == "global_superko") & (games["ending"] == "move_limit")).sum()
     )
     mismatches = int(table["mismatches"].sum())
-    print(
+    checks = (
         f"checks: {capped} move_limit endings under global_superko (expected 0 unless "
         f"max_actions is below a game's natural length); {mismatches} JPD self-check "
         f"failures (expected 0)"
     )
+    print(textwrap.fill(checks, width))
     return 1 if mismatches else 0
