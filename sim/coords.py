@@ -2,7 +2,7 @@
 
 An action is an int: ``PASS`` (-1), ``VIRTUAL`` (-2), ``RESIGN`` (-3), or a point
 ``y * N + x`` with ``x`` the column (0 = ``A``) and ``y`` the row counted from the *top* (0 =
-the first line of a diagram). At a pause under ``dead_stones = "agree"`` (RULES.md §4):
+the first line of a diagram). At a pause under ``dead_stones = "agree"`` (docs/rules.md §4):
 ``AGREE`` (-4, the lists are equal; the points that follow are the dead stones) or ``RESUME``
 (-5, they differ: play resumes).
 Text uses GTP vertices: letters ``A``..``Z`` skipping ``I``, row 1 at the bottom.

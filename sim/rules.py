@@ -1,12 +1,12 @@
 """The rules of play of a game: one frozen value type, its one validator and named presets.
 
-A ``Rules`` value holds every knob that decides how a game is played and scored (RULES.md
+A ``Rules`` value holds every knob that decides how a game is played and scored (docs/rules.md
 §1-§5, §8): board size, repetition rule, suicide option, move cap, dead-stone mode and the
 komi of each ruleset. Run configs, ``sim.engine.game.Game``, ``sim.selfplay.play_batch``,
 ``jpdsim replay`` and the runner all take a ``Rules``; nothing else validates rule options.
 
 Presets name the *play* rules of a tradition; every game is still scored under all five
-rulesets of ``sim.schema.RULESETS`` (RULES.md §8):
+rulesets of ``sim.schema.RULESETS`` (docs/rules.md §8):
 
 - ``jpd`` (the default): ``global_superko``, ``multi`` — 计枰点 A版 A§4.2 (禁全同), A§3.4;
 - ``jpd_tangsong``: ``no_result``, ``multi`` — 唐宋版 T§5: a cycle ends with no result;

@@ -1,4 +1,4 @@
-"""Setup positions: the boards a run's games may start from (RULES.md §9), read from diagram
+"""Setup positions: the boards a run's games may start from (docs/rules.md §9), read from diagram
 files or from the cycle corpus shipped in ``sim/corpus/`` (docs/corpus.md).
 
 A diagram file is a short header of ``# key: value`` lines (``name``, ``to_move``,
