@@ -1,9 +1,9 @@
-"""A small, obviously-correct pure-Python reference engine for the 计枰点 rules (RULES.md).
+"""A small, obviously-correct pure-Python reference engine for the 计枰点 rules (docs/rules.md).
 
 It exists only to check the fast engine (``sim.engine.game.Game``) against: clarity comes first,
 speed second. Positions are stored exactly (tuples in lists and sets; no Zobrist keys), every
 group and liberty is found by a fresh flood fill, and every rule is one short function that can
-be read next to its section of RULES.md.
+be read next to its section of docs/rules.md.
 
 Reading path:
   * ``RefGame.play``      -- one action: pass (§4 pending pass / pause), virtual move, real move
@@ -218,7 +218,7 @@ def equal_stones(
 
 
 class RefGame:
-    """One game under the rules of RULES.md; same interface as ``sim.engine.game.Game``."""
+    """One game under the rules of docs/rules.md; same interface as ``sim.engine.game.Game``."""
 
     def __init__(
         self,
@@ -247,7 +247,8 @@ class RefGame:
             suicide,
             max_actions,
         )
-        self.dead_stones = dead_stones  # "agree": lists of dead stones at a pause (RULES.md §4)
+        # "agree": lists of dead stones at a pause (docs/rules.md §4)
+        self.dead_stones = dead_stones
         self.resumptions = 0
         self.agreed = False
         self.dead = {BLACK: 0, WHITE: 0}
@@ -342,7 +343,7 @@ class RefGame:
         return None
 
     def _settle(self, action):
-        """At a pause under dead_stones = "agree" (RULES.md §4): AGREE (equal lists; the
+        """At a pause under dead_stones = "agree" (docs/rules.md §4): AGREE (equal lists; the
         points that follow are the dead stones, each removed and lost by its owner), or RESUME
         (the lists differ: the two passes become virtual moves, first passer's first, and the
         first passer moves); after 3 resumptions a pause is final."""

@@ -1,8 +1,8 @@
 """Golden tests of the cycle corpus ``sim/corpus/*.txt`` (docs/corpus.md), on every engine.
 
-Every corpus position is a setup position (RULES.md §9) from which a documented cycle can be
+Every corpus position is a setup position (docs/rules.md §9) from which a documented cycle can be
 played. The tests check the files, then play fixed GTP sequences under every repetition rule
-(RULES.md §5) and assert what each rule does: which move it refuses and why, where
+(docs/rules.md §5) and assert what each rule does: which move it refuses and why, where
 ``no_result`` ends the game as ``cycle`` (A§4.2 可判为无胜负), where the four-virtual ending
 fires (A§5.3 四虚终局), and that ``basic_ko`` lets a cycle run again.
 
@@ -288,7 +288,7 @@ def test_corpus_file(name):
         info["shows"],
     )
     assert 2 <= setup.size <= 25 and len(setup.cells) == setup.size**2
-    # every group has a liberty (RULES.md §9), and both colours are on the board
+    # every group has a liberty (docs/rules.md §9), and both colours are on the board
     for group, libs in groups(setup.size, list(setup.cells)):
         assert libs, f"a group at {sorted(group)} has no liberty"
     assert 1 in setup.cells and 2 in setup.cells

@@ -173,7 +173,7 @@ def test_colour_out_of_order_passes_for_the_side_to_move():
     server, got = session(["play w C3", "genmove w"])
     assert got[0] == ("=", "", "")
     out = server.game.outcome()
-    # each time Black's inserted pass was declined: a virtual move of Black's (RULES.md §4)
+    # each time Black's inserted pass was declined: a virtual move of Black's (docs/rules.md §4)
     assert (out["real_moves_w"], out["virtual_moves_b"], out["converted_passes"]) == (2, 2, 2)
     assert out["real_moves_b"] == 0 and server.game.to_move == 1
     # a refused move takes its inserted pass back

@@ -1,6 +1,6 @@
 """The reference engine reproduces every worked example of ../shared/examples/replay.jsonl
-(computed by an independent implementation of RULES.md): every outcome field, the final
-board, the legal moves, or the error line of an illegal move."""
+(computed by an independent implementation of the rules, docs/rules.md): every outcome field,
+the final board, the legal moves, or the error line of an illegal move."""
 
 import pytest
 

@@ -142,7 +142,7 @@ def test_cases_are_well_formed():
     for c in CASES:
         assert list(c)[:3] == ["title", "rule", "args"] and len(c) == 4
         assert ("output" in c) != ("error" in c)
-        assert c["rule"].startswith("RULES.md §")
+        assert c["rule"].startswith("docs/rules.md §")
         args = c["args"]
         assert list(args)[:5] == ["size", "moves", "setup", "repetition", "suicide"]
         assert set(args) <= {

@@ -1,4 +1,4 @@
-"""Golden rule tests (RULES.md §1-§9), run on every engine through the ``Game`` fixture.
+"""Golden rule tests (docs/rules.md §1-§9), run on every engine through the ``Game`` fixture.
 
 Each test sets up an ASCII position (top row first: X Black, O White, . empty; Black moves
 first), plays GTP tokens and checks values worked out by hand (the comments show the work).

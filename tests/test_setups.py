@@ -1,4 +1,4 @@
-"""Runs from a position (``setup``, ``to_move``: sim.setups, RULES.md §9) and the kofight
+"""Runs from a position (``setup``, ``to_move``: sim.setups, docs/rules.md §9) and the kofight
 player: config keys and their errors, games from setups (White first included) against the
 reference move by move, the rows' ``setup`` column, a run end to end with replay and SGF."""
 
