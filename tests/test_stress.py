@@ -107,23 +107,22 @@ def test_games_option_and_a_table_that_fits_the_terminal(tmp_path, capsys, monke
     out columns that stress.csv keeps."""
     config = tmp_path / "s.toml"
     config.write_text(
-        'games = 1_000_000\nseed = 3\nsetup = ["triple_ko"]\nrepetitions = ["no_result"]\n'
-        'suicides = ["multi"]\nplayers = ["kofight"]\n'
+        'games = 1_000_000\nseed = 3\nsetup = ["triple_ko"]\nrepetitions = ["no_result", '
+        '"basic_ko"]\nsuicides = ["multi"]\nplayers = ["kofight"]\n'
     )
     out = tmp_path / "out"
     monkeypatch.setenv("COLUMNS", "60")
     args = ["stress", str(config), "--out", str(out), "--workers", "1", "--no-progress"]
     assert cli([*args, "--games", "5"]) == 0
-    (row,) = csv.DictReader((out / "stress.csv").open())
-    assert row["games"] == "5" and "jpd_a B" in row and "moves mean" in row
+    rows = list(csv.DictReader((out / "stress.csv").open()))
+    assert [r["games"] for r in rows] == ["5", "5"] and "jpd_a B" in rows[0]
     text = capsys.readouterr().out.splitlines()
     table = text[1 : next(i for i, line in enumerate(text) if line.startswith("checks:"))]
-    assert table[0].split() == ["setup", "repetition", "player", "games", "cycle", "mismatches"]
-    assert table[1].split() == ["triple_ko", "no_result", "kofight", "5", "1", "0"]
-    assert " ".join(table[2:]).startswith("left out to fit the terminal (stress.csv has them): ")
-    assert " ".join(table[2:]).endswith(
-        "jpd_a B, moves p99, moves max, bans per game, moves mean, suicide"
-    )
+    assert table[0].split()[0] == "repetition" and table[0].split()[-1] == "mismatches"
+    assert [line.split()[0] for line in table[1:3]] == ["no_result", "basic_ko"]
+    notes = " ".join(table[3:])
+    assert notes.startswith("every run: games 5, suicide multi, player kofight, setup triple_ko ")
+    assert "left out to fit the terminal (stress.csv has them): japanese B, " in notes
     assert max(len(line) for line in text[1:]) <= 60
     assert cli([*args, "--games", "0"]) == 2
     assert "error: option --games: key 'games': must be in 1.." in capsys.readouterr().err
@@ -132,26 +131,26 @@ def test_games_option_and_a_table_that_fits_the_terminal(tmp_path, capsys, monke
 def test_console_table_leaves_out_columns_only_when_it_must():
     table = pd.DataFrame(
         {
-            "setup": ["ko"],
-            "repetition": ["basic_ko"],
-            "suicide": ["none"],
-            "player_b": ["kofight(threat_rate=0.5,playout=pattern)"],
-            "games": [3],
-            "cycle share": [0.25],
-            "moves mean": [12.5],
-            "jpd_a B": [0.5],
+            "setup": ["ko", "ko"],
+            "repetition": ["basic_ko", "no_result"],
+            "suicide": ["none", "none"],
+            "player_b": ["kofight(threat_rate=0.5,playout=pattern)", "random"],
+            "games": [3, 4],
+            "cycle share": [0.25, 0.5],
+            "moves mean": [12.5, 10.0],
+            "jpd_a B": [0.5, 0.75],
         }
     )
     wide = console_table(table, 200).splitlines()
-    assert wide[0].split() == ["setup", "repetition", "suicide", "player", "games", "cycle"] + [
-        "length",
-        "jpd_a",
-        "B",
+    assert wide[0].split() == [
+        *("setup", "repetition", "suicide", "player", "games", "cycle", "length", "jpd_a", "B")
     ]
-    assert len(wide) == 2 and wide[1].split()[3] == "kofight"
-    narrow = console_table(table, 50).splitlines()
-    assert "jpd_a" not in narrow[0] and "length" not in narrow[0] and "suicide" in narrow[0]
-    assert " ".join(narrow[2:]) == (
-        "left out to fit the terminal (stress.csv has them): jpd_a B, moves mean"
-    )
-    assert max(map(len, narrow)) <= 50
+    assert len(wide) == 3 and wide[1].split()[3] == "kofight"
+    narrow = console_table(table, 44).splitlines()
+    assert narrow[0].split() == ["repetition", "player", "games", "cycle", "length"]
+    assert narrow[3:] == [
+        "every run: suicide none, setup ko",
+        "left out to fit the terminal (stress.csv has",
+        "them): jpd_a B",
+    ]
+    assert max(map(len, narrow)) <= 44

@@ -125,22 +125,29 @@ _SHORT = {
     "moves max": "max",
     "bans per game": "bans",
 }
-#: The columns left out, in this order, until the console table fits the terminal.
+#: The columns that tell the runs apart (and their games): one with the same value in every row
+#: is the first to go when the console table is too wide (a line gives the value).
+_RUN_COLUMNS = ("games", "suicide", "player_b", "repetition", "setup")
+#: Then these columns go, in this order, until the table fits (a line names them).
 _DROP = (
     *(f"{r} B" for r in reversed(RULESETS)),
     "moves p99",
     "moves max",
     "bans per game",
     "moves mean",
-    "suicide",
+    "resign share",
+    "engine_error share",
+    "pause share",
+    "move_limit share",
 )
 
 
 def console_table(table: pd.DataFrame, width: int) -> str:
-    """The stress table as text at most ``width`` characters wide if it can be: players by
-    kind, short headers, and the columns of ``_DROP`` left out one by one until it fits (a last
-    line names them)."""
+    """The stress table as text at most ``width`` characters wide where it can be: players by
+    kind, short headers, then columns left out one by one until it fits: those of
+    ``_RUN_COLUMNS`` that hold one value in every row, then those of ``_DROP``."""
     table = table.assign(player_b=[str(p).split("(")[0] for p in table["player_b"]])
+    same = [c for c in _RUN_COLUMNS if len(table) > 1 and table[c].nunique() == 1]
     dropped = []
 
     def text() -> str:
@@ -150,15 +157,20 @@ def console_table(table: pd.DataFrame, width: int) -> str:
         return shown.to_string(index=False, float_format=lambda x: f"{x:.4g}")
 
     out = text()
-    for column in [c for c in _DROP if c in table.columns]:
+    for column in [*same, *(c for c in _DROP if c in table.columns)]:
         if max(map(len, out.splitlines())) <= width:
             break
         dropped.append(column)
         out = text()
-    if dropped:
-        note = f"left out to fit the terminal (stress.csv has them): {', '.join(dropped)}"
-        out += "\n" + textwrap.fill(note, width)
-    return out
+    constant = [c for c in dropped if c in same]
+    others = [c for c in dropped if c not in same]
+    notes = []
+    if constant:
+        values = ", ".join(f"{_SHORT.get(c, c)} {table[c].iloc[0]}" for c in constant)
+        notes.append(f"every run: {values}")
+    if others:
+        notes.append(f"left out to fit the terminal (stress.csv has them): {', '.join(others)}")
+    return "\n".join([out, *(textwrap.fill(note, width) for note in notes)])
 
 
 def main(args) -> int:
@@ -204,8 +216,8 @@ def main(args) -> int:
         (out / "sgf" / f"{x.run}.{x.ending}.sgf").write_text(sgf, encoding="utf-8")
     print(
         f"stress {out}: {len(runs)} runs, {int(table['games'].sum()):,} games "
-        f"({played:,} played now in {seconds:.0f} s, {workers} workers); table: "
-        f"{out / 'stress.csv'}"
+        f"({played:,} played now in {seconds:.0f} s, {workers} worker{'s' * (workers != 1)}); "
+        f"table: {out / 'stress.csv'}"
     )
     width = shutil.get_terminal_size().columns
     print(console_table(table, width))
