@@ -22,19 +22,16 @@ import logging
 
 import numpy as np
 
-from sim.coords import AGREE, PASS, RESIGN, RESUME, MoveError, format_action, parse_action
+from sim.coords import PASS, RESIGN, MoveError, format_action, parse_action
 from sim.engine.game import Game
 from sim.engine.outcome import R_ENDING, outcome_row
 from sim.engine.pause import open_pause
-from sim.engine.state import INTERIOR, PLAIN, new_state
 from sim.gtp.engine import EngineError, GtpEngine
+from sim.native import NativePlayers
 from sim.player import Player
-from sim.players.params import kernel_parameters
-from sim.players.stream import start_stream
-from sim.players.tree import advance, dead_list, drop_trees, new_tree
 from sim.rules import Rules
 from sim.schema import ENDINGS, RAW_FIELDS
-from sim.selfplay import batch_columns, player_action
+from sim.selfplay import batch_columns
 
 log = logging.getLogger("jpdsim.referee")
 ENGINE_ERROR = 1 + ENDINGS.index("engine_error")
@@ -67,14 +64,9 @@ class _Referee:
     state and the programs."""
 
     def __init__(self, rules, seed, black, white, virtual_rate):
-        self.rules, self.seed, self.virtual_rate = rules, seed, virtual_rate
+        self.rules, self.seed = rules, seed
         self.players = {1: black, 2: white}
-        self.params = {c: np.array(kernel_parameters(p, rules)) for c, p in self.players.items()}
-        self.searching = any(p.searches for p in self.players.values())
-        visits = max(p.visits if p.searches else 0 for p in self.players.values())
-        self.tree = new_tree(rules, visits, len(RAW_FIELDS))
-        self.s = new_state(rules, False)
-        self.rng = np.zeros(2, np.uint64)
+        self.native = NativePlayers(rules, black, white, virtual_rate)
         self.engines = {c: engine_for(c, p) for c, p in self.players.items() if p.kind == "gtp"}
 
     def komi_for(self, player: Player) -> float:
@@ -88,8 +80,7 @@ class _Referee:
         self.game = Game(self.rules, exact=False)
         self.actions, self.told = [], []  # told: (colour, vertex) of every action
         self.illegal = 0
-        start_stream(self.rng, np.uint64(self.seed), np.int64(game_id))
-        drop_trees(self.tree)
+        self.native.start(self.seed, game_id)
         try:
             for c, engine in self.engines.items():
                 komi = self.komi_for(self.players[c])
@@ -105,25 +96,24 @@ class _Referee:
                     engine.restart()
                 except EngineError as again:
                     raise EngineError(f"cannot restart {engine.name}: {again}") from None
-            outcome_row(self.game._g, row, True)
+            outcome_row(self.game.state, row, True)
             row[R_ENDING] = ENGINE_ERROR
             return self.actions, self.illegal
-        outcome_row(self.game._g, row, True)
+        outcome_row(self.game.state, row, True)
         return self.actions, self.illegal
 
     def _play_to_end(self) -> None:
         game = self.game
         while True:
             if game.ending is not None:
-                if not open_pause(game._g):
+                if not open_pause(game.state):
                     return
                 self._settle()
                 continue
             c = game.to_move
-            action = self._engine_move(c) if c in self.engines else self._native_move(c)
+            action = self._engine_move(c) if c in self.engines else self._native_move()
             self.actions.append(action)
-            if self.searching:
-                advance(self.tree, game._g.pt[INTERIOR, action] if action >= 0 else action)
+            self.native.advance(game.state, action)
             if action == RESIGN:
                 return
             vertex = format_action(action, game.size) if action >= 0 else "pass"
@@ -132,10 +122,8 @@ class _Referee:
                 if other != c:
                     _call(engine, engine.play, c, vertex)
 
-    def _native_move(self, c: int) -> int:
-        g = self.game._g
-        action, _ = player_action(g, self.s, self.tree, self.rng, self.params[c], self.virtual_rate)
-        action = int(g.pt[PLAIN, action]) if action >= 0 else int(action)
+    def _native_move(self) -> int:
+        action, _ = self.native.choose(self.game.state)
         reason = self.game.play(action)
         assert reason is None, f"the simulator's own move was illegal: {reason}"
         return action
@@ -169,28 +157,19 @@ class _Referee:
 
     def _settle(self) -> None:
         """A pause under dead_stones = "agree": both sides name their dead stones; equal lists
-        are removed, different ones resume play (RULES.md §4)."""
-        game, g = self.game, self.game._g
+        are removed, different ones resume play (docs/rules.md §4)."""
+        game = self.game
         lists = []
-        for c, player in self.players.items():
+        for c in self.players:
             if c in self.engines:
                 engine = self.engines[c]
                 lists.append(_call(engine, engine.dead_stones, game.size))
             else:
-                k = dead_list(g, self.tree, c - 1, player.searches)
-                lists.append({int(g.pt[PLAIN, p]) for p in self.tree.dead[c - 1, :k]})
-        if lists[0] != lists[1]:
-            game.play(RESUME)
-            self.actions.append(RESUME)
-            return
-        game.play(AGREE)
-        self.actions.append(AGREE)
-        for p in sorted(lists[0]):
-            if game.play(p) is not None:
-                raise EngineError(
-                    f"final_status_list dead named {format_action(p, game.size)}, not a stone"
-                )
-            self.actions.append(p)
+                lists.append(self.native.dead_stones(game.state, c))
+        try:
+            self.actions += game.settle_pause(*lists)
+        except ValueError as e:
+            raise EngineError(f"final_status_list dead: {e}") from None
 
 
 class _Failed(EngineError):

@@ -140,7 +140,7 @@ def test_the_search_values_a_game_by_the_rows_margin():
         game = Game(rules)
         for action in actions.tolist():
             game.play(action)
-        outcome_row(game._g, row, False)  # as the search scores a playout
+        outcome_row(game.state, row, False)  # as the search scores a playout
         expected = game.outcome()
         for r, ruleset in enumerate(RULESETS):
             assert row_margin(row, r, rules.komi[ruleset]) == expected[f"margin_{ruleset}"]

@@ -29,7 +29,7 @@ def rng(game_id=0):
 
 
 def vertex(game, bordered):
-    return format_action(int(game._g.pt[PLAIN, bordered]), game.size) if bordered >= 0 else None
+    return format_action(int(game.state.pt[PLAIN, bordered]), game.size) if bordered >= 0 else None
 
 
 def choices(diagram, moves, seeds=range(200)):
@@ -37,7 +37,7 @@ def choices(diagram, moves, seeds=range(200)):
     out = Counter()
     for seed in seeds:
         game = new_game(Game, diagram=diagram, moves=moves)
-        action, verdict, step = P.pattern_choice(game._g, rng(seed), 0.0)
+        action, verdict, step = P.pattern_choice(game.state, rng(seed), 0.0)
         assert verdict == 0
         out[vertex(game, action) if action >= 0 else int(action), int(step)] += 1
     return out
@@ -298,9 +298,9 @@ def test_no_self_atari_in_seki_pass_instead():
     of 13 stones: the random player plays it, the pattern player passes."""
     for seed in range(20):
         game = new_game(Game, diagram=SEKI)
-        assert vertex(game, random_move(game._g, rng(seed), 0.0)[0]) == "C5"
+        assert vertex(game, random_move(game.state, rng(seed), 0.0)[0]) == "C5"
         game = new_game(Game, diagram=SEKI)
-        assert P.pattern_choice(game._g, rng(seed), 0.0) == (PASS, 0, P.STEP_RANDOM)
+        assert P.pattern_choice(game.state, rng(seed), 0.0) == (PASS, 0, P.STEP_RANDOM)
 
 
 @pytest.mark.parametrize(
@@ -330,7 +330,7 @@ def test_self_atari_rule_and_its_nakade_exception(diagram, move, bad):
     rows = ["....."] * (5 - diagram.count("/") - 1) + diagram.replace(" ", "").split("/")
     game = new_game(Game, diagram="\n".join(rows))
     p = parse_action(move, 5)
-    assert bool(bad_self_atari(game._g, game._g.pt[INTERIOR, p], BLACK)) == bad
+    assert bool(bad_self_atari(game.state, game.state.pt[INTERIOR, p], BLACK)) == bad
     assert python_bad_self_atari(game.board(), 5, p, BLACK) == bad
 
 
@@ -355,13 +355,13 @@ def test_liberties_after_a_move_against_a_python_count():
                         new, captured = after_move(board, 7, i, c)
                         group = chain(new, 7, i)
                         libs = liberties(new, 7, group)
-                        got = liberties_after(game._g, game._g.pt[INTERIOR, i], c)
+                        got = liberties_after(game.state, game.state.pt[INTERIOR, i], c)
                         count, lib, stones, captures = (int(v) for v in got)
                         assert count == min(len(libs), MANY)
                         if count < MANY:
                             assert stones == len(group) and captures == (captured > 0)
                         if count == 1:
-                            assert game._g.pt[PLAIN, lib] == next(iter(libs))
+                            assert game.state.pt[PLAIN, lib] == next(iter(libs))
 
 
 # ---- whole games ----------------------------------------------------------------------------
@@ -388,14 +388,14 @@ def test_every_choice_of_whole_games(repetition, suicide):
         while game.ending is None:
             c = game.to_move
             if c == WHITE and game_id % 2:
-                action = random_move(game._g, stream, 0.05)[0]
-                assert game.play(action if action < 0 else game._g.pt[PLAIN, action]) is None
+                action = random_move(game.state, stream, 0.05)[0]
+                assert game.play(action if action < 0 else game.state.pt[PLAIN, action]) is None
                 continue
-            last = int(game._g.tab[ST, slot(LAST_POINT, 3 - c)])
+            last = int(game.state.tab[ST, slot(LAST_POINT, 3 - c)])
             board = game.board()
-            action, verdict, step = (int(v) for v in P.pattern_choice(game._g, stream, 0.05))
+            action, verdict, step = (int(v) for v in P.pattern_choice(game.state, stream, 0.05))
             steps[step] += 1
-            plain = action if action < 0 else int(game._g.pt[PLAIN, action])
+            plain = action if action < 0 else int(game.state.pt[PLAIN, action])
             legal = set(game.legal_moves())
             assert game.play(plain) is None
             if plain == VIRTUAL:
@@ -418,7 +418,7 @@ def test_every_choice_of_whole_games(repetition, suicide):
                 assert not own_eye(board, n, plain, c)
                 assert not python_bad_self_atari(board, n, plain, c)
                 if step == P.STEP_PATTERN:
-                    assert plain in neighbours8(int(game._g.pt[PLAIN, last]), n)
+                    assert plain in neighbours8(int(game.state.pt[PLAIN, last]), n)
                     assert P.matches(code_of(board, n, plain, c))
     assert steps[P.STEP_PATTERN] > 0 and steps[P.STEP_RANDOM] > 0
 

@@ -15,7 +15,7 @@ from tests.conftest import numba_game as Game
 
 def point_of(game, bordered):
     """A bordered kernel point as a GTP vertex."""
-    return format_action(int(game._g.pt[PLAIN, bordered]), game.size)
+    return format_action(int(game.state.pt[PLAIN, bordered]), game.size)
 
 
 def rng(game_id=0):
@@ -62,12 +62,12 @@ def test_random_move_is_legal_and_not_an_own_eye():
     white = new_game(Game, diagram=EYES, moves="pass")  # White to move
     legal = {format_action(p, 5) for p in white.legal_moves()}
     for seed in range(50):
-        assert point_of(white, random_move(white._g, rng(seed), 0.0)[0]) in legal
+        assert point_of(white, random_move(white.state, rng(seed), 0.0)[0]) in legal
     # Black never fills its eyes A1, C1 while the top rows are open
     chosen = set()
     for seed in range(200):
         black = new_game(Game, diagram=EYES)
-        chosen.add(point_of(black, random_move(black._g, rng(seed), 0.0)[0]))
+        chosen.add(point_of(black, random_move(black.state, rng(seed), 0.0)[0]))
     assert chosen == {f"{c}{r}" for c in "ABCDE" for r in (4, 5)}
 
 
@@ -82,7 +82,7 @@ def test_random_move_passes_when_only_own_eyes_are_left():
         .X.X.
         """,
     )
-    assert random_move(game._g, rng(), 0.0)[0] == PASS
+    assert random_move(game.state, rng(), 0.0)[0] == PASS
 
 
 def test_eye_definition():
@@ -98,7 +98,7 @@ def test_eye_definition():
     )
 
     def eye(vertex, colour):
-        return fills_own_eye(game._g, game._g.pt[INTERIOR, parse_action(vertex, 5)], colour)
+        return fills_own_eye(game.state, game.state.pt[INTERIOR, parse_action(vertex, 5)], colour)
 
     assert not eye("A5", 1)  # on the edge with a White stone on a diagonal: a false eye
     assert eye("C1", 1)  # on the edge, no White stone on its diagonals
@@ -144,11 +144,11 @@ def test_eye_definition():
 )
 def test_capture_player_takes_the_largest_chain_in_atari(diagram, moves, expected):
     game = new_game(Game, diagram=diagram, moves=moves)
-    action, verdict = capture_move(game._g, rng(), 0.0)
+    action, verdict = capture_move(game.state, rng(), 0.0)
     assert point_of(game, action) == expected and verdict == 0
 
 
 def test_capture_player_without_a_capture_plays_like_the_random_player():
     for seed in range(20):
         one, two = (new_game(Game, size=9, moves="E5 C3") for _ in range(2))
-        assert capture_move(one._g, rng(seed), 0.0) == random_move(two._g, rng(seed), 0.0)
+        assert capture_move(one.state, rng(seed), 0.0) == random_move(two.state, rng(seed), 0.0)

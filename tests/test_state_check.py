@@ -45,56 +45,56 @@ def game():
 
 
 def head_of(g, token):
-    return int(g._g.pt[HEAD, g._g.pt[INTERIOR, parse_action(token, 5)]])
+    return int(g.state.pt[HEAD, g.state.pt[INTERIOR, parse_action(token, 5)]])
 
 
 def point(g, token):
-    return int(g._g.pt[INTERIOR, parse_action(token, 5)])
+    return int(g.state.pt[INTERIOR, parse_action(token, 5)])
 
 
 def _swap_empties(g):
-    pt = g._g.pt
+    pt = g.state.pt
     pt[EPOS, pt[EMPTIES, 0]] = 1  # the first empty point claims the second one's place
 
 
 CORRUPTIONS = {  # what is broken -> (how, the words the check must use)
     "empty list": (_swap_empties, "empty-point list"),
     "empty count": (
-        lambda g: g._g.tab[ST].__setitem__(N_EMPTY, g._g.tab[ST, N_EMPTY] - 1),
+        lambda g: g.state.tab[ST].__setitem__(N_EMPTY, g.state.tab[ST, N_EMPTY] - 1),
         "empty-point list",
     ),
-    "chain head": (lambda g: g._g.pt.__setitem__((HEAD, point(g, "C4")), point(g, "D3")), "head"),
+    "chain head": (lambda g: g.state.pt.__setitem__((HEAD, point(g, "C4")), point(g, "D3")), "head"),
     "chain list": (
-        lambda g: g._g.pt.__setitem__((NXT, head_of(g, "C3")), head_of(g, "C3")),
+        lambda g: g.state.pt.__setitem__((NXT, head_of(g, "C3")), head_of(g, "C3")),
         "circular list",
     ),
-    "chain size": (lambda g: g._g.pt.__setitem__((CSIZE, head_of(g, "C3")), 7), "size"),
+    "chain size": (lambda g: g.state.pt.__setitem__((CSIZE, head_of(g, "C3")), 7), "size"),
     "liberty count": (
-        lambda g: g._g.pt.__setitem__((PLIB, head_of(g, "C3")), 1),
+        lambda g: g.state.pt.__setitem__((PLIB, head_of(g, "C3")), 1),
         "pseudo-liberties",
     ),
     "liberty sum": (
-        lambda g: g._g.pt.__setitem__((LIBSUM, head_of(g, "C3")), 3),
+        lambda g: g.state.pt.__setitem__((LIBSUM, head_of(g, "C3")), 3),
         "pseudo-liberties",
     ),
     "liberty squares": (
-        lambda g: g._g.pt.__setitem__((LIBSQ, head_of(g, "D3")), 3),
+        lambda g: g.state.pt.__setitem__((LIBSQ, head_of(g, "D3")), 3),
         "pseudo-liberties",
     ),
-    "chain key": (lambda g: g._g.pt.__setitem__((CHASH, head_of(g, "D3")), 5), "chain's key"),
-    "board key": (lambda g: g._g.tab[ST].__setitem__(HASH, g._g.tab[ST, HASH] ^ 2), "board key"),
-    "stones lost": (lambda g: g._g.tab[ST].__setitem__(slot(LOST, WHITE), 0), "counters"),
-    "move number": (lambda g: g._g.tab[ST].__setitem__(slot(REAL, WHITE), 9), "counters"),
+    "chain key": (lambda g: g.state.pt.__setitem__((CHASH, head_of(g, "D3")), 5), "chain's key"),
+    "board key": (lambda g: g.state.tab[ST].__setitem__(HASH, g.state.tab[ST, HASH] ^ 2), "board key"),
+    "stones lost": (lambda g: g.state.tab[ST].__setitem__(slot(LOST, WHITE), 0), "counters"),
+    "move number": (lambda g: g.state.tab[ST].__setitem__(slot(REAL, WHITE), 9), "counters"),
     "side to move": (
-        lambda g: g._g.tab[ST].__setitem__(TO_MOVE, 3 - g._g.tab[ST, TO_MOVE]),
+        lambda g: g.state.tab[ST].__setitem__(TO_MOVE, 3 - g.state.tab[ST, TO_MOVE]),
         "side to move",
     ),
     "logged key": (
-        lambda g: g._g.tab.__setitem__((LOG_KEY, g._g.tab[ST, MOVES]), 12345),
+        lambda g: g.state.tab.__setitem__((LOG_KEY, g.state.tab[ST, MOVES]), 12345),
         "logged key",
     ),
     "a stone off the board's colours": (
-        lambda g: g._g.pt.__setitem__((COLOR, point(g, "E5")), 7),
+        lambda g: g.state.pt.__setitem__((COLOR, point(g, "E5")), 7),
         "head",
     ),
 }

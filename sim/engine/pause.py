@@ -5,7 +5,7 @@ passes into virtual moves and plays on. Neither is an action.
 
 from numba import njit
 
-from sim.coords import AGREE
+from sim.coords import AGREE, RESUME
 from sim.engine.board import clear, is_stone, put_stone
 from sim.engine.history import virtual_move
 from sim.engine.repetition import relog
@@ -26,6 +26,7 @@ from sim.engine.state import (
     OK,
     PAUSE,
     PENDING_PASS,
+    PLAIN,
     RESUMPTIONS,
     ST,
     TO_MOVE,
@@ -109,3 +110,27 @@ def settle(g, action):
     else:
         resume(g)
     return OK
+
+
+@njit(cache=True, _nrt=False)
+def settle_pause(g, dead, k0, k1, moves, pos):
+    """Settle an open pause (dead_stones = "agree"; docs/rules.md §4) from the players' lists
+    ``dead[0, :k0]`` and ``dead[1, :k1]`` (bordered points, in point order): equal lists are
+    agreed (AGREE, then each stone removed), different ones resume play (RESUME). The actions
+    go into ``moves`` (if not empty) from ``pos`` on; returns the position after them. Every
+    point of an agreed list must hold a stone."""
+    agreed = k0 == k1
+    for i in range(k0 if agreed else 0):
+        agreed = agreed and dead[0, i] == dead[1, i]
+    settled = AGREE if agreed else RESUME
+    settle(g, settled)
+    record = moves.size > 0
+    if record:
+        moves[pos] = settled
+        pos += 1
+    for i in range(k0 if agreed else 0):
+        settle(g, dead[0, i])
+        if record:
+            moves[pos] = g.pt[PLAIN, dead[0, i]]
+            pos += 1
+    return pos

@@ -3,8 +3,8 @@
 ``GtpServer(player, rules).serve(stdin, stdout)`` reads GTP commands line by line and answers
 each (``=[id] text`` or ``?[id] message``, a blank line after, flushed), playing one game at a
 time under ``rules`` (``sim.rules.Rules``) with the engine of ``sim.engine.game``; ``genmove``
-asks ``player`` (``sim.player.Player``) through ``sim.selfplay.player_action``, the kernel the
-batched games use. Game k of the session (counted from 0; a new game starts with
+asks ``player`` (``sim.player.Player``) through ``sim.native.NativePlayers``, as the batched
+games and the referee do. Game k of the session (counted from 0; a new game starts with
 ``clear_board`` or ``boardsize`` once the current one has an action) draws from the random
 stream ``(seed, k)``.
 
@@ -21,11 +21,8 @@ import math
 import sys
 import traceback
 
-import numpy as np
-
 from sim import __version__
 from sim.coords import (
-    AGREE,
     COLUMNS,
     MAX_SIZE,
     MIN_SIZE,
@@ -37,15 +34,10 @@ from sim.coords import (
 )
 from sim.engine.game import Game
 from sim.engine.pause import open_pause
-from sim.engine.state import INTERIOR, PLAIN, new_state
 from sim.errors import one_line
+from sim.native import NativePlayers
 from sim.player import Player
-from sim.players.params import kernel_parameters
-from sim.players.stream import start_stream
-from sim.players.tree import advance, dead_list, drop_trees, new_tree
 from sim.rules import RuleError, Rules
-from sim.schema import RAW_FIELDS
-from sim.selfplay import player_action
 
 PROTOCOL_VERSION = "2"
 NAME = "jpdsim"
@@ -102,7 +94,6 @@ class GtpServer:
         self._number = 0  # the game of the session: its random stream is (seed, number)
         self._history: list[list[int]] = []  # each answered play/genmove: its actions
         self._searched = 0  # the colour the player last searched for (0: none yet)
-        self._rng = np.zeros(2, np.uint64)
         self._shape = None  # (size, max_actions) of the work arrays
         self._new_game(rules)
         self.commands = {
@@ -178,20 +169,16 @@ class GtpServer:
         self.rules = rules
         shape = (rules.board_size, rules.max_actions)
         if shape != self._shape:
-            visits = self.player.visits if self.player.searches else 0
-            self._s = new_state(rules, False)
-            self._tree = new_tree(rules, visits, len(RAW_FIELDS))
+            self.native = NativePlayers(rules, self.player, self.player, self.virtual_rate)
             self._shape = shape
-        drop_trees(self._tree)
-        self._params = np.array(kernel_parameters(self.player, rules), np.float64)
-        start_stream(self._rng, np.uint64(self.seed), np.int64(self._number))
+        self.native.set_rules(rules)
+        self.native.start(self.seed, self._number)
         self._history = []
         self._searched = 0
         self._set_game(Game(rules, exact=False))
 
     def _set_game(self, game: Game):
         self.game = game
-        self._g = game._g
 
     def _replay(self, history) -> Game:
         """A fresh game with the actions of ``history``."""
@@ -207,12 +194,11 @@ class GtpServer:
         """The game back to ``_history`` (a failed command's actions taken back; undo); the
         player's trees are dropped, its random stream goes on."""
         self._set_game(self._replay(self._history))
-        drop_trees(self._tree)
+        self.native.drop_trees()
 
     def _advance(self, action: int):
         """After an action of the game: the searching player's trees follow it."""
-        if self.player.searches:
-            advance(self._tree, action if action < 0 else int(self._g.pt[INTERIOR, action]))
+        self.native.advance(self.game.state, action)
 
     def _apply(self, actions: list[int]):
         """Play ``actions`` (the answer to one command), all or none: None, or the reason
@@ -261,7 +247,7 @@ class GtpServer:
             self.rules = self.rules.with_(komi={**self.rules.komi, self.player.play_for: value})
         except RuleError as err:
             raise GtpError(err.reason) from None
-        self._params = np.array(kernel_parameters(self.player, self.rules), np.float64)
+        self.native.set_rules(self.rules)
         return ""
 
     def _play(self, args):
@@ -304,12 +290,7 @@ class GtpServer:
             if self.game.ending is not None:
                 self._history.append(actions)
                 return "pass"
-        g = self._g
-        action, _ = player_action(
-            g, self._s, self._tree, self._rng, self._params, self.virtual_rate
-        )
-        action = int(action)
-        plain = action if action < 0 else int(g.pt[PLAIN, action])
+        plain, _ = self.native.choose(self.game.state)
         if self.player.searches:
             self._searched = colour
         reason = self.game.play(plain)
@@ -348,22 +329,17 @@ class GtpServer:
         player under ``dead_stones = "agree"`` counts them); none otherwise."""
         if not self._searched:
             return []
-        t = self._searched - 1
-        k = dead_list(self._g, self._tree, t, True)
-        return sorted(int(self._g.pt[PLAIN, p]) for p in self._tree.dead[t, :k])
+        return self.native.dead_stones(self.game.state, self._searched)
 
     def outcome(self) -> dict:
         """The outcome of the game as it stands (``Game.outcome``, with the session's komi);
         at a pause whose dead stones are still to settle (``dead_stones = "agree"``), the
         outcome after the stones the player names dead are agreed and removed."""
         game = self.game
-        if open_pause(self._g):
+        if open_pause(game.state):
             dead = self.dead_stones()
             game = self._replay(self._history)
-            for action in [AGREE, *dead]:
-                reason = game.play(action)
-                if reason is not None:
-                    raise RuntimeError(f"settling the pause: {reason}")
+            game.settle_pause(dead, dead)
         return game.outcome(komi=self.rules.komi)
 
     def _final_score(self, args):

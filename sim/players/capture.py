@@ -26,7 +26,7 @@ from sim.engine.state import (
     opponent,
     slot,
 )
-from sim.players.random import draw_move
+from sim.players.random import random_move
 from sim.players.stream import uniform
 from sim.players.tactics import judge_counted
 
@@ -71,4 +71,4 @@ def capture_move(g, rng, virtual_rate):
     best, size, verdict = largest_capture(g, g.tab[ST, TO_MOVE])
     if size > 0:
         return best, verdict
-    return draw_move(g, rng, False)
+    return random_move(g, rng, 0.0)  # its virtual move drawn above

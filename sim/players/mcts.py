@@ -186,7 +186,7 @@ def black_value(s, row, params):
     return (1.0 - SCORE_WEIGHT) * win + SCORE_WEIGHT * term, True
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def _take(s, action, code):
     """Take a legal action in the simulation ``s``. A pause whose dead stones are to be agreed
     is played on (``resume``): the search values a pause by the game played out, the stones
@@ -196,7 +196,7 @@ def _take(s, action, code):
         resume(s)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def finish(s, rng, params):
     """Play ``s`` to its end with the playout policy (no voluntary virtual moves)."""
     pattern = params[K_PLAYOUT] == PATTERN_PLAYOUT
@@ -208,7 +208,7 @@ def finish(s, rng, params):
         _take(s, action, code)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def _apply(s, action):
     """Take a tree action in ``s`` (legal there: the edge was made in that position)."""
     code = OK
@@ -239,7 +239,7 @@ def search(g, s, tree, rng, params):
             e = _select(tree, t, nd, explore)
             path[depth] = e
             depth += 1
-            _apply(s, tree.edge[t, ACT, e])
+            _apply(s, np.int64(tree.edge[t, ACT, e]))
             child = tree.edge[t, CHILD, e]
             if child < 0:
                 if tree.meta[t, USED_NODES] < tree.node.shape[2]:
@@ -280,7 +280,7 @@ def mcts_move(g, s, tree, rng, params):
     e = best_edge(tree, t, root)
     if e >= 0 and tree.wsum[t, e] < params[K_RESIGN] * tree.edge[t, NUM, e]:
         return RESIGN, OK
-    action = tree.edge[t, ACT, e] if e >= 0 else PASS
+    action = np.int64(tree.edge[t, ACT, e]) if e >= 0 else PASS
     if action < 0:
         return action, OK
     return action, judge(g, action, g.tab[ST, TO_MOVE], g.tab[ST, PENDING_PASS])

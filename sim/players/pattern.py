@@ -12,7 +12,7 @@ In this order, the first step that finds a move plays it:
    neighbourhood matches a MoGo pattern (``PATTERNS``), uniformly at random;
 4. (a filter of steps 3 and 5) no own eye filled, no self-atari of two or more stones except
    the nakade exception (``sim.players.tactics.bad_self_atari``);
-5. else as ``random`` with that filter (``random.draw_move``), else pass.
+5. else as ``random`` with that filter (``random.draw_safe``), else pass.
 
 The patterns are expanded once, at import, over rotations, reflections and (for the patterns
 of both colours) the colour swap into ``TABLE``: one bit per 8-neighbourhood code, the
@@ -48,7 +48,7 @@ from sim.engine.state import (
     slot,
 )
 from sim.players.capture import largest_capture
-from sim.players.random import draw_move, fills_own_eye
+from sim.players.random import draw_safe, fills_own_eye
 from sim.players.stream import below, uniform
 from sim.players.tactics import MANY, bad_self_atari, judge_counted, liberties_after
 
@@ -280,7 +280,7 @@ def pattern_choice(g, rng, virtual_rate):
         p, verdict = _pattern(g, rng, last, c)
         if p != PASS:
             return p, verdict, STEP_PATTERN
-    p, verdict = draw_move(g, rng, True)
+    p, verdict = draw_safe(g, rng)
     return p, verdict, STEP_RANDOM
 
 

@@ -37,7 +37,6 @@ Tree = namedtuple(
         "owned",  # int32[2, 2, N*N]: the last search's playouts (dead_stones = "agree" only)
         # that ended with each point
         # Black's (row 0) or White's (row 1), stones or territory (JPD labels)
-        "dead",  # int64[2, N*N]: work space, each colour's list of dead stones at a pause
     ],
 )
 
@@ -56,7 +55,6 @@ def new_tree(rules, visits: int, raw_fields: int) -> Tree:
         path=np.zeros(rules.max_actions + 2, np.int64),
         row=np.zeros(raw_fields, np.int64),
         owned=np.zeros((2, 2, rules.board_size**2), np.int32),
-        dead=np.zeros((2, rules.board_size**2), np.int64),
     )
 
 
@@ -124,8 +122,8 @@ def count_owners(tree, t, s):
 
 
 @njit(cache=True, _nrt=False)
-def dead_list(g, tree, t, judges):
-    """The dead stones colour ``t + 1`` names at a pause into ``tree.dead[t]`` (bordered
+def dead_list(g, tree, t, judges, dead):
+    """The dead stones colour ``t + 1`` names at a pause into ``dead[t]`` (bordered
     points, in point order); returns how many. A player that ``judges`` (a searching one)
     names the stones whose point its last search's playouts gave to the opponent in at least
     DEAD_SHARE of them; the others name none (every stone alive)."""
@@ -137,6 +135,6 @@ def dead_list(g, tree, t, judges):
         p = g.pt[INTERIOR, i]
         c = g.pt[COLOR, p]
         if is_stone(c) and tree.owned[t, opponent(c) - BLACK, i] >= DEAD_SHARE * scored:
-            tree.dead[t, k] = p
+            dead[t, k] = p
             k += 1
     return k

@@ -19,6 +19,7 @@ from sim.errors import UserError
 from sim.run import folder
 from sim.run.dask_backend import run_on_dask
 from sim.run.pool import Pool, in_main_thread
+from sim.run.shard import compile_kernels
 
 log = logging.getLogger("jpdsim.runner")
 _LOG_FORMAT = "%(asctime)s %(processName)s[%(process)d] %(levelname)s %(message)s"
@@ -92,6 +93,7 @@ def run(
     try:
         _check_engines(cfg)
         _check_setups(cfg)
+        compile_kernels(cfg.play_kwargs(), cfg.engines)  # here, not in each worker at once
         folder.check_folder(run_dir, resume)  # before the lock goes into a folder not ours
         lock = folder.lock(run_dir)
         try:
@@ -208,7 +210,7 @@ def _run_locked(cfg, run_dir, workers, resume, progress, config_file, scheduler)
         if pending and scheduler:
             run_on_dask(cfg, run_dir, pending, scheduler, on_done, result.failures)
         elif pending:
-            bar.set_postfix_str("starting workers (a first run compiles the engine)")
+            bar.set_postfix_str("starting workers")
             pool = Pool(cfg, run_dir, workers, pending, on_done, result.failures)
             pool.start()
             _import_pandas()

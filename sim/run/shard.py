@@ -3,25 +3,68 @@ to the run folder (in a worker, on a Dask worker, or in-process for a replay).""
 
 from __future__ import annotations
 
+import dataclasses
+import os
+import sys
+import time
 from pathlib import Path
 
 import numpy as np
 
 from sim.config import RunConfig
 from sim.dataset.write import games_table, moves_selection, moves_table, write_shard
+from sim.player import Player
+
+
+def _play_function(engines: bool):
+    """The driver of a run's games; the engine (numba) is imported only where games are
+    played."""
+    if engines:
+        from sim.referee import play_refereed
+
+        return play_refereed
+    from sim.selfplay import play_batch
+
+    return play_batch
 
 
 def play_table(cfg: RunConfig, game_ids: np.ndarray, record_moves: bool):
     """Play ``game_ids`` under ``cfg``: (GAME_SCHEMA table, moves or None)."""
-    # the engine (numba) only where games are played
-    if cfg.engines:
-        from sim.referee import play_refereed as play
-    else:
-        from sim.selfplay import play_batch as play
-
+    play = _play_function(cfg.engines)
     ids = np.asarray(game_ids, dtype=np.int64)
     columns, moves = play(game_ids=ids, record_moves=record_moves, arrow=True, **cfg.play_kwargs())
     return games_table(cfg, ids, columns), moves
+
+
+def _stand_in(player: Player) -> Player:
+    """A player of the same kernels that plays at once: a search of one visit; ``random`` for
+    a GTP program (the referee's own kernels are what compile)."""
+    if player.kind == "gtp":
+        return Player("random")
+    return dataclasses.replace(player, visits=1) if player.searches else player
+
+
+def compile_kernels(kwargs: dict, engines: bool, log=sys.stderr) -> None:
+    """Compile, or load from numba's cache, the kernels of the games that ``kwargs`` (of
+    ``RunConfig.play_kwargs``) describe, by playing one game of stand-ins (``_stand_in``) in
+    this process; the first time a kind of game compiles, ``log`` is told what and how long
+    it took. Runs do it before their workers start, so that they load the kernels at once."""
+    from sim.native import NativePlayers
+
+    kwargs = {**kwargs, "black": _stand_in(kwargs["black"]), "white": _stand_in(kwargs["white"])}
+    play = _play_function(engines)
+    variant = NativePlayers(kwargs["rules"], kwargs["black"], kwargs["white"]).variant
+    marker = Path(os.environ["NUMBA_CACHE_DIR"]) / f"compiled-{play.__name__}-{variant}"
+    if not marker.exists():
+        what = {"light": "light playouts", "playout": "playout players", "search": "tree search"}
+        log.write(f"compiling the kernels for {what[variant]} (first time only)...\n")
+        log.flush()
+    t = time.perf_counter()
+    play(game_ids=np.zeros(1, np.int64), record_moves=True, arrow=True, **kwargs)
+    if not marker.exists():
+        log.write(f"compiled in {time.perf_counter() - t:.0f} s\n")
+        log.flush()
+        marker.touch()
 
 
 def play_shard(cfg: RunConfig, run_dir: Path, index: int) -> int:
