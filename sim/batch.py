@@ -14,7 +14,7 @@ from sim.engine.check import CONSISTENT, check_consistency
 from sim.engine.history import apply_action, apply_inline, reset
 from sim.engine.outcome import outcome_row
 from sim.engine.pause import open_pause, settle_pause
-from sim.engine.state import ACTIONS, ENDING, PLAIN, ST, TO_MOVE
+from sim.engine.state import ACTIONS, ENDING, PLAIN, ST, TO_MOVE, colour_row
 from sim.players.choose import player_action
 from sim.players.params import K_KIND, MCTS
 from sim.players.random import random_inline
@@ -68,7 +68,7 @@ def play_games(
                 apply_inline(g, action, code)
             else:
                 action, code = player_action(
-                    g, s, tree, rng, players[g.tab[ST, TO_MOVE] - 1], virtual_rate
+                    g, s, tree, rng, players[colour_row(g.tab[ST, TO_MOVE])], virtual_rate
                 )
                 apply_action(g, action, code)
             if tree is not None:

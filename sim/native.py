@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.engine.state import INTERIOR, PLAIN, ST, TO_MOVE, new_state
+from sim.engine.state import INTERIOR, PLAIN, ST, TO_MOVE, colour_row, new_state
 from sim.player import Player
 from sim.players.choose import player_action
 from sim.players.params import kernel_parameters
@@ -66,7 +66,7 @@ class NativePlayers:
         """The action of the player to move in the engine state ``g`` (a plain point in
         ``sim.coords``' encoding, or PASS, VIRTUAL, RESIGN) and its ``judge`` verdict; the
         caller plays it, then calls ``advance``."""
-        row = self.params[g.tab[ST, TO_MOVE] - 1]
+        row = self.params[colour_row(g.tab[ST, TO_MOVE])]
         action, code = player_action(g, self.sim, self.tree, self.rng, row, self.virtual_rate)
         return (int(action) if action < 0 else int(g.pt[PLAIN, action])), int(code)
 
@@ -81,6 +81,6 @@ class NativePlayers:
         others none."""
         if self.tree is None:
             return []
-        judges = self.players[colour - 1].searches
-        k = dead_list(g, self.tree, colour - 1, judges, self.dead)
-        return [int(g.pt[PLAIN, p]) for p in self.dead[colour - 1, :k]]
+        t = colour_row(colour)
+        k = dead_list(g, self.tree, t, self.players[t].searches, self.dead)
+        return [int(g.pt[PLAIN, p]) for p in self.dead[t, :k]]

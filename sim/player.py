@@ -42,7 +42,7 @@ import os
 import shlex
 from dataclasses import dataclass
 
-from sim.schema import PLAYERS, PLAYOUTS, RULESETS
+from sim.schema import PLAYER_PARAMETERS, PLAYERS, PLAYOUTS, RULESETS
 
 MAX_VISITS = 100_000  # the trees' arrays grow with it (``sim.players.tree.new_tree``)
 
@@ -124,7 +124,7 @@ class Player:
     @property
     def parameters(self) -> tuple:
         """The names of this kind's options, in canonical order (config keys)."""
-        return PARAMETERS.get(self.kind, ())
+        return PLAYER_PARAMETERS[self.kind]
 
     @classmethod
     def from_table(cls, table) -> Player:
@@ -134,7 +134,7 @@ class Player:
         if not isinstance(table, dict):
             raise PlayerError("kind", f"must be a table with a kind, got {table!r}")
         kind = _choice("kind", table.get("kind", "random"), PLAYERS)
-        allowed = PARAMETERS.get(kind, ())
+        allowed = PLAYER_PARAMETERS[kind]
         for key in table:
             if key != "kind" and key not in allowed:
                 what = f"parameters of {kind}: {', '.join(allowed)}" if allowed else "no parameters"
@@ -163,10 +163,5 @@ class Player:
         return f"{self.kind}({','.join(values)})"
 
 
-PARAMETERS = {
-    "mcts": ("visits", "playout", "play_for", "resign_below", "explore"),
-    "gtp": ("name", "command", "genmove_timeout", "komi_to_engine", "play_for"),
-    "kofight": ("threat_rate", "playout"),
-}
 _FIELD = {"name": "label"}  # config key -> field, where they differ
 _FLOATS = ("resign_below", "explore", "genmove_timeout", "komi_to_engine", "threat_rate")

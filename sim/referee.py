@@ -30,11 +30,11 @@ from sim.gtp.engine import EngineError, GtpEngine
 from sim.native import NativePlayers
 from sim.player import Player
 from sim.rules import Rules
-from sim.schema import ENDINGS, RAW_FIELDS
+from sim.schema import RAW_FIELDS, ending_code
 from sim.selfplay import batch_columns
 
 log = logging.getLogger("jpdsim.referee")
-ENGINE_ERROR = 1 + ENDINGS.index("engine_error")
+ENGINE_ERROR = ending_code("engine_error")
 _ENGINES: dict = {}  # (colour, command, timeout) -> the GtpEngine of this process
 
 

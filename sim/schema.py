@@ -1,5 +1,8 @@
-"""The vocabulary shared by the engine, the records and the analysis: rule names, outcome
-fields and the Arrow schema of one game row. Imports neither numba nor pandas."""
+"""The vocabulary shared by the engine, the records and the analysis: one table each for the
+rulesets (``RULESET_TABLE``), the player kinds (``PLAYER_TABLE``) and the columns of a game row
+(``OUTCOME_TYPES``, ``RUN_TYPES``, ``VOCABULARY``), every other list derived from them, and the
+named conversions of the engine's integer codes (colours, endings, winners). Imports neither
+numba nor pandas."""
 
 import pyarrow as pa
 
@@ -8,23 +11,58 @@ SCHEMA_VERSION = "4"
 REPETITIONS = ("global_superko", "no_result", "board_superko", "situational_superko", "basic_ko")
 SUICIDES = ("multi", "none")
 ENDINGS = ("pause", "four_virtual", "cycle", "move_limit", "resign", "engine_error")
-RULESETS = ("jpd_a", "jpd_b", "jpd_tangsong", "chinese", "japanese")
-DEFAULT_KOMI = {"jpd_a": 6.5, "jpd_b": 7.5, "jpd_tangsong": 6.5, "chinese": 7.5, "japanese": 6.5}
-#: How each ruleset scores (RULES.md §8): the stored raw difference (Black - White, before
-#: komi) and when Black pays one extra point: (column, player) or None.
+
+#: The rulesets, the ways a finished game is scored (docs/rules.md §7, §8): (default komi, the
+#: stored raw difference it scores (Black - White, before komi), when Black pays one extra
+#: point ((column, player) or None), what the analysis calls it).
 #: margin = raw difference - komi - [column == player].
-RULESET_SCORE = {
-    "jpd_a": ("area_diff_jpd", ("first_pass_or_virtual_by", "W")),
-    "jpd_b": ("area_diff_jpd", None),
-    "jpd_tangsong": ("area_diff_jpd", ("last_real_move_by", "B")),
-    "chinese": ("area_diff_chinese", None),
-    "japanese": ("territory_diff_japanese", None),
+RULESET_TABLE = {
+    "jpd_a": (6.5, "area_diff_jpd", ("first_pass_or_virtual_by", "W"), "JPD area, A版 point"),
+    "jpd_b": (7.5, "area_diff_jpd", None, "JPD area"),
+    "jpd_tangsong": (6.5, "area_diff_jpd", ("last_real_move_by", "B"), "JPD area, 唐宋版 point"),
+    "chinese": (7.5, "area_diff_chinese", None, "Chinese area"),
+    "japanese": (6.5, "territory_diff_japanese", None, "Japanese territory"),
 }
+RULESETS = tuple(RULESET_TABLE)
+DEFAULT_KOMI = {r: komi for r, (komi, *_) in RULESET_TABLE.items()}
+RULESET_SCORE = {r: (diff, point) for r, (_, diff, point, _) in RULESET_TABLE.items()}
+RULESET_METHOD = {r: method for r, (*_, method) in RULESET_TABLE.items()}
+
+#: The engine's codes in raw rows: a colour is 1 (Black) or 2 (White), 0 for none, and
+#: ``COLOURS[code - 1]`` in the rows; an ending is 0 while the game goes on, else
+#: ``ending_code``; a winner is the sign of Black's margin + 1, ``WINNERS[code]``.
+COLOURS = ("B", "W")
+WINNERS = ("W", "draw", "B")
+
+
+def ending_code(name: str) -> int:
+    """The engine's code of the ending ``name`` (one of ENDINGS)."""
+    return 1 + ENDINGS.index(name)
+
+
+def ending_name(code: int) -> str | None:
+    """The ending of the engine's ``code`` (None: the game goes on)."""
+    return ENDINGS[code - 1] if code else None
+
+
 NO_WINNER_ENDINGS = ("cycle", "move_limit", "engine_error")  # engine_error: sim.referee
 #: Endings without a score: no winner, or a resignation (its winner is set, its margins null).
 UNSCORED_ENDINGS = (*NO_WINNER_ENDINGS, "resign")
-#: Player kinds (``sim.player.Player``) and the playout policies of a searching player.
-PLAYERS = ("random", "capture", "pattern", "mcts", "gtp", "kofight")
+#: The player kinds (``sim.player.Player``; docs/rules.md §11): (the config keys of its
+#: parameters, in canonical order; whether it is one of the simulator's own, a numba kernel of
+#: ``sim.players`` chosen in ``sim.players.choose``). A new kind: its module, and a row here.
+PLAYER_TABLE = {
+    "random": ((), True),
+    "capture": ((), True),
+    "pattern": ((), True),
+    "mcts": (("visits", "playout", "play_for", "resign_below", "explore"), True),
+    "gtp": (("name", "command", "genmove_timeout", "komi_to_engine", "play_for"), False),
+    "kofight": (("threat_rate", "playout"), True),
+}
+PLAYERS = tuple(PLAYER_TABLE)
+NATIVE_PLAYERS = tuple(k for k, (_, native) in PLAYER_TABLE.items() if native)
+PLAYER_PARAMETERS = {k: keys for k, (keys, _) in PLAYER_TABLE.items()}
+#: The playout policies of a searching player.
 PLAYOUTS = ("random", "pattern")
 #: Dead stones at a pause (RULES.md §4): "all_alive", the agreed ending 两弃终局; "agree",
 #: the players name the dead stones (equal lists: removed; else play resumes, 实战解决).
@@ -132,6 +170,16 @@ RUN_TYPES = {
     "repetition_bans": _i32,  # candidate moves the player drew that the repetition rule banned
     "engine_illegal": _i32,  # moves a gtp engine chose that the rules forbid (played as passes)
     **{f"komi_{r}": _f64 for r in RULESETS},
+}
+
+#: The values of each string column, in the analysis' category order.
+VOCABULARY = {
+    "repetition": REPETITIONS,
+    "suicide": SUICIDES,
+    "ending": ENDINGS,
+    "first_pass_or_virtual_by": COLOURS,
+    "last_real_move_by": COLOURS,
+    **{f"winner_{r}": ("B", "W", "draw") for r in RULESETS},
 }
 
 GAME_SCHEMA = pa.schema(

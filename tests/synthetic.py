@@ -7,7 +7,7 @@ differences); ``random_games`` draws plausible, mutually consistent games with v
 dataset layer's own writers (``sim.dataset``), so ``sim.dataset.check.check_run`` accepts it.
 The numbers are made up here, everything derived from them is the engine's: margins and
 winners (``sim.engine.outcome.rulings``), the vocabularies (``sim.schema.ENDINGS``,
-``sim.engine.outcome.BY``/``WINNERS``), komi and the move cap (``sim.rules``), the run's
+``sim.schema.COLOURS``/``WINNERS``), komi and the move cap (``sim.rules``), the run's
 config (``sim.config.RunConfig``) and its manifest (``sim.dataset.manifest``).
 """
 
@@ -24,10 +24,18 @@ import pyarrow as pa
 from sim.config import RunConfig, config_from_dict
 from sim.dataset import write
 from sim.dataset.manifest import environment
-from sim.engine.outcome import BY, WINNERS, labels, rulings
+from sim.engine.outcome import labels, rulings
 from sim.rules import default_max_actions, resolve_komi
 from sim.run.folder import new_manifest, record
-from sim.schema import DEFAULT_KOMI, ENDINGS, GAME_SCHEMA, RULESET_SCORE, RULESETS
+from sim.schema import (
+    COLOURS,
+    DEFAULT_KOMI,
+    ENDINGS,
+    GAME_SCHEMA,
+    RULESET_SCORE,
+    RULESETS,
+    WINNERS,
+)
 
 #: The manifest's ``jpdsim_version`` of a synthetic run: no jpdsim played its games.
 SYNTHETIC_VERSION = "synthetic"
@@ -57,7 +65,7 @@ def results(cols: dict, komi: dict | None = None) -> dict:
     raw = {diff: cols[diff] for diff, _ in RULESET_SCORE.values()}
     raw["ending"] = codes(cols["ending"], ENDINGS, "ending")
     for col in ("first_pass_or_virtual_by", "last_real_move_by"):
-        raw[col] = codes(cols[col], BY, col)
+        raw[col] = codes(cols[col], COLOURS, col)
     raw["resigned_by"] = np.zeros(len(raw["ending"]), np.int64)  # no resignations here
     with np.errstate(invalid="ignore"):  # a NaN margin's sign: no winner, set below
         ruled = rulings(raw, resolve_komi(komi))
@@ -185,7 +193,7 @@ def random_games(
     passes = converted + 2 * pause
     moves = rb + rw + vb + vw
     actions = moves + passes - converted
-    # triggers: an index into BY (-1: none)
+    # triggers: an index into COLOURS (-1: none)
     any_pv = (vb + vw + passes) > 0
     first = np.where(rng.random(n) < 0.45, 0, 1)
     first = np.where((first == 0) & (vb == 0) & ~pause, 1, first)
@@ -223,8 +231,8 @@ def random_games(
         "stones_lost_w": lost_w,
         "suicides_b": rng.binomial(lost_b, 0.02 if suicide == "multi" else 0.0),
         "suicides_w": rng.binomial(lost_w, 0.02 if suicide == "multi" else 0.0),
-        "first_pass_or_virtual_by": labels(first, BY),
-        "last_real_move_by": labels(last, BY),
+        "first_pass_or_virtual_by": labels(first, COLOURS),
+        "last_real_move_by": labels(last, COLOURS),
         "stones_b": s_b,
         "stones_w": s_w,
         "public_points": q,

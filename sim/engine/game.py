@@ -28,7 +28,7 @@ from sim.engine.state import (
     new_state,
 )
 from sim.rules import Rules
-from sim.schema import ENDINGS, RAW_FIELDS
+from sim.schema import RAW_FIELDS, ending_name
 
 
 class Game:
@@ -56,8 +56,7 @@ class Game:
 
     @property
     def ending(self):
-        code = self.state.tab[ST, ENDING]
-        return ENDINGS[code - 1] if code else None
+        return ending_name(self.state.tab[ST, ENDING])
 
     @property
     def to_move(self):

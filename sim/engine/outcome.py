@@ -39,6 +39,7 @@ from sim.engine.state import (
     slot,
 )
 from sim.schema import (
+    COLOURS,
     ENDINGS,
     NO_WINNER_ENDINGS,
     OUTCOME_FIELDS,
@@ -46,6 +47,7 @@ from sim.schema import (
     RAW_FIELDS,
     RULESET_SCORE,
     RULESETS,
+    WINNERS,
 )
 
 
@@ -129,7 +131,6 @@ def outcome_row(g, row, literal):
         row[slot(R_MOKU, c)] = moku[c]
 
 
-BY = ("B", "W")  # first_pass_or_virtual_by, last_real_move_by: colour - 1 (0: none)
 # RULESET_SCORE per ruleset index, for row_margin: the raw difference's field (area2_b_jpd for
 # the JPD area, halved), and the field and colour code of the ruleset's point (-1: none)
 _DIFF = np.array(
@@ -142,7 +143,7 @@ _POINT_FIELD = np.array(
     [RAW_FIELDS.index(RULESET_SCORE[r][1][0]) if RULESET_SCORE[r][1] else -1 for r in RULESETS]
 )
 _POINT_BY = np.array(
-    [1 + BY.index(RULESET_SCORE[r][1][1]) if RULESET_SCORE[r][1] else 0 for r in RULESETS]
+    [1 + COLOURS.index(RULESET_SCORE[r][1][1]) if RULESET_SCORE[r][1] else 0 for r in RULESETS]
 )
 
 
@@ -157,7 +158,6 @@ def row_margin(row, ruleset, komi):
     return diff - komi
 
 
-WINNERS = ("W", "draw", "B")  # by sign of the margin + 1
 _NO_WINNER = np.array([False] + [e in NO_WINNER_ENDINGS for e in ENDINGS])
 
 
@@ -175,7 +175,7 @@ def rulings(raw, komi: dict) -> dict:
         margin = np.asarray(raw[diff], np.float64) - komi[ruleset]
         if extra is not None:  # the ruleset's point: one off Black's margin when field = player
             field, player = extra
-            margin = margin - (np.asarray(raw[field]) == 1 + BY.index(player))
+            margin = margin - (np.asarray(raw[field]) == 1 + COLOURS.index(player))
         winner = np.sign(margin).astype(np.int64) + 1
         winner[no_winner] = -1
         margin = np.where(resigned > 0, np.nan, margin)
@@ -203,8 +203,8 @@ def outcome_arrays(rows: np.ndarray, rules) -> dict:
         "repetition": labels(np.zeros(n, np.int8), [rules.repetition]),
         "suicide": labels(np.zeros(n, np.int8), [rules.suicide]),
         "ending": labels(raw["ending"] - 1, ENDINGS),
-        "first_pass_or_virtual_by": labels(raw["first_pass_or_virtual_by"] - 1, BY),
-        "last_real_move_by": labels(raw["last_real_move_by"] - 1, BY),
+        "first_pass_or_virtual_by": labels(raw["first_pass_or_virtual_by"] - 1, COLOURS),
+        "last_real_move_by": labels(raw["last_real_move_by"] - 1, COLOURS),
         "area_b_jpd": raw["area2_b_jpd"] / 2,
         "area_w_jpd": raw["area2_w_jpd"] / 2,
         "area_diff_jpd": area_diff,

@@ -23,7 +23,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from sim.schema import ENDINGS, REPETITIONS, SUICIDES
+from sim.schema import REPETITIONS, SUICIDES, ending_code
 
 EMPTY, BLACK, WHITE, BORDER = 0, 1, 2, 3
 
@@ -32,6 +32,12 @@ EMPTY, BLACK, WHITE, BORDER = 0, 1, 2, 3
 def opponent(c):
     """The other colour of BLACK or WHITE."""
     return BLACK + WHITE - c
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def colour_row(c):
+    """The row of colour ``c`` in arrays with one row per colour (Black's first)."""
+    return c - BLACK
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -78,9 +84,9 @@ BOARD_SUPERKO = REPETITIONS.index("board_superko")
 SITUATIONAL_SUPERKO = REPETITIONS.index("situational_superko")
 BASIC_KO = REPETITIONS.index("basic_ko")
 SUICIDE_NONE = SUICIDES.index("none")
-# endings: 0 while the game goes on, else 1 + the index in ENDINGS
+# endings: 0 while the game goes on, else ``sim.schema.ending_code``
 PAUSE, FOUR_VIRTUAL, CYCLE, MOVE_LIMIT, RESIGNED = (
-    1 + ENDINGS.index(e) for e in ("pause", "four_virtual", "cycle", "move_limit", "resign")
+    ending_code(e) for e in ("pause", "four_virtual", "cycle", "move_limit", "resign")
 )
 
 # fmt: off  (the field tables keep their comments aligned)

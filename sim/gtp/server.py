@@ -38,13 +38,13 @@ from sim.errors import one_line
 from sim.native import NativePlayers
 from sim.player import Player
 from sim.rules import RuleError, Rules
+from sim.schema import NATIVE_PLAYERS
 
 PROTOCOL_VERSION = "2"
 NAME = "jpdsim"
 VIRTUAL_NOTE = "# jpdsim: virtual move, told as pass"
 COLOURS = {"b": 1, "black": 1, "w": 2, "white": 2}
 LETTERS = ".XO"
-OWN_KINDS = ("random", "capture", "pattern", "mcts", "kofight")  # ``player_action``'s kinds
 
 
 class GtpError(Exception):
@@ -82,7 +82,7 @@ class GtpServer:
         keep_max_actions: bool = False,
         log=None,
     ):
-        if player.kind not in OWN_KINDS:
+        if player.kind not in NATIVE_PLAYERS:
             raise ValueError(f"a GTP server plays the simulator's players, not {player.kind}")
         if not 0.0 <= virtual_rate <= 1.0:
             raise ValueError(f"virtual_rate must be in [0, 1], not {virtual_rate}")

@@ -50,6 +50,7 @@ from sim.engine.state import (
     TO_MOVE,
     N,
     W,
+    colour_row,
     opponent,
     slot,
 )
@@ -222,7 +223,7 @@ def search(g, s, tree, rng, params):
     """Run the search of the player to move in ``g`` (``params``: its row of
     ``sim.players.params``); ``s`` is the simulations' state. Returns the root node."""
     c = g.tab[ST, TO_MOVE]
-    t = c - 1
+    t = colour_row(c)
     visits = np.int64(params[K_VISITS])
     explore = params[K_EXPLORE]
     root = root_for(tree, t, g, visits)
@@ -276,7 +277,7 @@ def mcts_move(g, s, tree, rng, params):
     """The mcts player's action and its ``judge`` verdict (the module docstring); RESIGN when
     the best edge's mean value is below ``resign_below``."""
     root = search(g, s, tree, rng, params)
-    t = g.tab[ST, TO_MOVE] - 1
+    t = colour_row(g.tab[ST, TO_MOVE])
     e = best_edge(tree, t, root)
     if e >= 0 and tree.wsum[t, e] < params[K_RESIGN] * tree.edge[t, NUM, e]:
         return RESIGN, OK

@@ -44,6 +44,7 @@ from sim.engine.state import (
     TO_MOVE,
     WHITE,
     W,
+    colour_row,
     opponent,
     slot,
 )
@@ -158,7 +159,7 @@ def matches_at(pt, p, w, c):
     code = 0
     for d in range(8):
         code |= pt[COLOR, around(p, w, d)] << (2 * d)
-    return BY_COLOUR[c - 1, code >> 3] >> (code & 7) & 1 == 1
+    return BY_COLOUR[colour_row(c), code >> 3] >> (code & 7) & 1 == 1
 
 
 @njit(cache=True, _nrt=False, inline="always")
