@@ -9,6 +9,7 @@ import re
 import sys
 
 from sim.errors import UserError
+from sim.schema import NATIVE_PLAYERS
 
 _SPEC = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\((.*)\))?\s*", re.DOTALL)
 _KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -49,7 +50,6 @@ def player_table(spec: str) -> dict:
 
 def parse_player(spec: str):
     """The ``sim.player.Player`` of a ``--player`` spec; UserError naming the option."""
-    from sim.gtp.server import OWN_KINDS
     from sim.player import Player, PlayerError
 
     try:
@@ -58,8 +58,8 @@ def parse_player(spec: str):
         raise UserError(f"--player {spec}: {err.key}: {err.reason}") from None
     except ValueError as err:
         raise UserError(f"--player {spec}: {err}") from None
-    if player.kind not in OWN_KINDS:
-        raise UserError(f"--player {spec}: kind: must be one of {', '.join(OWN_KINDS)}")
+    if player.kind not in NATIVE_PLAYERS:
+        raise UserError(f"--player {spec}: kind: must be one of {', '.join(NATIVE_PLAYERS)}")
     return player
 
 
@@ -71,8 +71,11 @@ def main(args) -> int:
         raise UserError(f"--seed {args.seed}: must be in 0..2**64-1")
     from sim.commands.replay import rules_from_options
     from sim.gtp.server import GtpServer
+    from sim.run.shard import compile_kernels
 
     rules = rules_from_options(args)
+    # before the first command: a GUI waits for its first answer, not for a compiler
+    compile_kernels(dict(rules=rules, black=player, white=player, seed=0), engines=True)
     server = GtpServer(
         player,
         rules,
