@@ -1,8 +1,10 @@
 """Throughput of random self-play under the default rules, printed as figures and ratios.
 
-    python bench/throughput.py [--games9 N] [--games19 N]
+    python bench/throughput.py [--games9 N] [--games19 N] [--peer COMMAND] [--skip-compile]
 
-For 9x9 and 19x19: numba compile time (fresh cache, in a subprocess), engine-only games/s and
+First the numba compile time of each kernel variant a run may need (``sim.batch``: light
+playouts, playout players, tree search, and the light playouts with the state check), each in
+a fresh process with an empty cache. Then for 9x9 and 19x19: engine-only games/s and
 actions/s on one core (``play_batch``: play + full scoring; the best of three runs of a third
 of the games each), end-to-end ``jpdsim run`` games/s with 1 and 2 workers (whole command,
 all the games, shards written), the ratio of end-to-end to engine-only, and the fixed cost of
@@ -11,11 +13,15 @@ game counts make the 1-worker runs about 40 s long, the length of the quickstart
 pays its fixed cost once, so the ratio of a much shorter run says more about the start than
 about the throughput (``--games9 1000000`` gives about 0.85 on 9x9). With the
 ``bench`` extra (open-spiel) installed, OpenSpiel's C++ random simulation loop is timed in the
-same run as a ratio.
+same run as a ratio; so is a peer engine's light playout, ``--peer COMMAND`` (run once, in
+the same sitting; it prints lines ``NAME NxN RATE games/s``, e.g. a driver timing libego's
+light playouts on one core, built outside this repository).
 """
 
 import argparse
 import os
+import re
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -28,12 +34,22 @@ ROOT = Path(__file__).resolve().parents[1]
 PLAYERS = dict(black="random", white="random", virtual_rate=0.0, record_moves=False)
 
 
-def compile_seconds() -> float:
-    """Seconds to compile every kernel of a batch run, in a fresh process with an empty cache."""
+#: The variants of the batch kernel and a call that compiles each (``sim.native``).
+VARIANTS = {
+    "light playouts": "black='random', white='random'",
+    "playout players": "black='pattern', white='kofight'",
+    "tree search": "black=Player('mcts', visits=1), white='capture'",
+    "light + state check": "check=True",
+}
+
+
+def compile_seconds(call: str) -> float:
+    """Seconds to compile the kernels of ``play_batch(..., CALL)`` (one game on 9x9), in a
+    fresh process with an empty cache."""
     code = (
         "import time, numpy as np; t = time.perf_counter(); from sim.selfplay import play_batch; "
-        "from sim.rules import Rules; "
-        f"play_batch(Rules(9), seed=0, game_ids=np.arange(1), **{PLAYERS!r}); "
+        "from sim.rules import Rules; from sim.player import Player; "
+        f"play_batch(Rules(9), seed=0, game_ids=np.arange(1), {call}); "
         "print(time.perf_counter() - t)"
     )
     with tempfile.TemporaryDirectory() as cache:
@@ -42,6 +58,13 @@ def compile_seconds() -> float:
             [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
         )
     return float(out.stdout.strip())
+
+
+def peer_rates(command: str) -> dict:
+    """{board size: games/s} of a peer engine's command (lines ``NAME NxN RATE games/s``)."""
+    out = subprocess.run(shlex.split(command), capture_output=True, text=True, check=True).stdout
+    found = re.findall(r"^\S+ (\d+)x\d+ (\d+) games/s", out, re.M)
+    return {int(size): float(rate) for size, rate in found}
 
 
 def engine(size: int, games: int, repeats: int = 3) -> tuple[float, float]:
@@ -102,11 +125,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games9", type=int, default=3_000_000)
     parser.add_argument("--games19", type=int, default=750_000)
+    parser.add_argument("--peer", help="a command timing a peer's light playouts")
+    parser.add_argument("--skip-compile", action="store_true", help="no compile times")
     args = parser.parse_args()
-    print(f"compile (all kernels, fresh cache): {compile_seconds():.1f} s")
+    if not args.skip_compile:
+        for name, call in VARIANTS.items():
+            print(f"compile {name:20s} (fresh cache): {compile_seconds(call):5.1f} s", flush=True)
+    peer = peer_rates(args.peer) if args.peer else {}
     print(
         f"{'board':>6} {'engine games/s/core':>20} {'actions/s':>12} {'run 1 worker':>13} "
-        f"{'run 2 workers':>14} {'run1/engine':>12} {'run startup':>12} {'openspiel':>10}"
+        f"{'run 2 workers':>14} {'run1/engine':>12} {'run startup':>12} {'openspiel':>10} "
+        f"{'peer':>8}"
     )
     for size, games in ((9, args.games9), (19, args.games19)):
         rate, actions = engine(size, games)
@@ -115,10 +144,14 @@ def main() -> None:
         startup = run_seconds(size, 8, 1)  # a run of 8 games: the fixed cost of a run
         spiel = openspiel(size, max(1, games // 2000))
         spiel_text = "n/a" if spiel is None else f"{rate / spiel:.1f}x"
+        peer_text = f"{rate / peer[size]:.2f}x" if size in peer else "n/a"
         print(
             f"{size:>4}x{size:<2} {rate:>20,.0f} {actions:>12,.0f} {run1:>13,.0f} {run2:>14,.0f} "
-            f"{run1 / rate:>12.2f} {startup:>10.1f} s {spiel_text:>10}"
+            f"{run1 / rate:>12.2f} {startup:>10.1f} s {spiel_text:>10} {peer_text:>8}",
+            flush=True,
         )
+    for size, rate in sorted(peer.items()):
+        print(f"peer {size}x{size}: {rate:,.0f} games/s")
 
 
 if __name__ == "__main__":
