@@ -2,6 +2,7 @@
 and on the numba engine), game builders from ASCII diagrams and GTP tokens, and the outcome
 invariants that every finished or unfinished game must satisfy."""
 
+import fnmatch
 import functools
 import json
 from pathlib import Path
@@ -14,8 +15,49 @@ from sim.schema import OUTCOME_FIELDS, RULESETS
 
 ENGINES = ["reference", "numba", "numba-hash-only"]
 
-#: The worked examples of the `jpdsim replay` contract (../shared beside the repository).
-EXAMPLES = Path(__file__).resolve().parents[2] / "shared" / "examples" / "replay.jsonl"
+#: The test lanes (``pytest -m 'not slow'``, about a minute with warm kernels): node-id
+#: patterns of the tests that play GNU Go, execute the notebooks, or take over a second
+#: (``pytest --durations=40`` finds them; README's test command runs every lane).
+LANES = {
+    "gnugo": ["*gnugo*", "tests/test_referee.py::test_run_with_an_engine"],
+    "notebook": [
+        "tests/test_analysis_report.py::test_report_*",
+        "tests/test_analysis_report.py::test_failing_notebook_*",
+    ],
+    "slow": [
+        "tests/test_faults.py::*",
+        "tests/test_runner.py::*",
+        "tests/test_stress.py::*",
+        "tests/test_engine_vs_reference.py::test_random_games_match_reference[[789]-*",
+        "tests/test_mcts_player.py::test_search_beats_*",
+        "tests/test_cli.py::test_findings_*",
+        "tests/test_setups.py::test_run_from_setups_*",
+    ],
+}
+
+
+def pytest_configure(config):
+    for lane in LANES:
+        config.addinivalue_line("markers", f"{lane}: a test lane (tests/conftest.py LANES)")
+
+
+def pytest_collection_modifyitems(config, items):
+    """Mark each test with the lanes whose patterns match its node id; a GNU Go or notebook
+    test is slow too."""
+    for item in items:
+        lanes = {
+            lane
+            for lane, pats in LANES.items()
+            for pat in pats
+            if fnmatch.fnmatchcase(item.nodeid, pat)
+        }
+        for lane in lanes | ({"slow"} if lanes else set()):
+            item.add_marker(lane)
+
+
+#: The worked examples of the `jpdsim replay` contract (a copy of the project's shared
+#: examples, tests/data/examples/README.md).
+EXAMPLES = Path(__file__).resolve().parent / "data" / "examples" / "replay.jsonl"
 #: Outcome fields added after shared/examples was written, with their value in its games (no
 #: dead stones agreed, no resumption: dead_stones = "agree" came with the mcts player).
 ADDED_SINCE_EXAMPLES = {"dead_b": 0, "dead_w": 0, "resumptions": 0}
@@ -30,15 +72,11 @@ def _with_added_fields(case: dict) -> dict:
     return {**case, "output": {k: out[k] for k in order if k in out}}
 
 
-EXAMPLE_CASES = (
-    [
-        _with_added_fields(json.loads(line))
-        for line in EXAMPLES.read_text(encoding="utf-8").splitlines()
-        if line.strip()
-    ]
-    if EXAMPLES.exists()
-    else []
-)
+EXAMPLE_CASES = [
+    _with_added_fields(json.loads(line))
+    for line in EXAMPLES.read_text(encoding="utf-8").splitlines()
+    if line.strip()
+]
 
 
 #: A small run: 120 5x5 games in 4 shards, virtual moves, every game's moves stored.

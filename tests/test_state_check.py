@@ -63,7 +63,10 @@ CORRUPTIONS = {  # what is broken -> (how, the words the check must use)
         lambda g: g.state.tab[ST].__setitem__(N_EMPTY, g.state.tab[ST, N_EMPTY] - 1),
         "empty-point list",
     ),
-    "chain head": (lambda g: g.state.pt.__setitem__((HEAD, point(g, "C4")), point(g, "D3")), "head"),
+    "chain head": (
+        lambda g: g.state.pt.__setitem__((HEAD, point(g, "C4")), point(g, "D3")),
+        "head",
+    ),
     "chain list": (
         lambda g: g.state.pt.__setitem__((NXT, head_of(g, "C3")), head_of(g, "C3")),
         "circular list",
@@ -82,7 +85,10 @@ CORRUPTIONS = {  # what is broken -> (how, the words the check must use)
         "pseudo-liberties",
     ),
     "chain key": (lambda g: g.state.pt.__setitem__((CHASH, head_of(g, "D3")), 5), "chain's key"),
-    "board key": (lambda g: g.state.tab[ST].__setitem__(HASH, g.state.tab[ST, HASH] ^ 2), "board key"),
+    "board key": (
+        lambda g: g.state.tab[ST].__setitem__(HASH, g.state.tab[ST, HASH] ^ 2),
+        "board key",
+    ),
     "stones lost": (lambda g: g.state.tab[ST].__setitem__(slot(LOST, WHITE), 0), "counters"),
     "move number": (lambda g: g.state.tab[ST].__setitem__(slot(REAL, WHITE), 9), "counters"),
     "side to move": (
