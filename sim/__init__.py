@@ -16,13 +16,12 @@ KERNEL_SOURCES = ("engine", "players", "batch.py", "schema.py", "coords.py")
 _KEEP_CACHES = 3  # cache folders kept: this one and the most recently used others
 
 
-def _kernel_cache_dir() -> Path:
+def kernel_cache_dir(root: Path = Path(__file__).parent) -> Path:
     """numba's on-disk cache notices edits to a kernel's own file only, not to the kernels
     it calls in other files nor to the constants it compiled in (``sim.engine.state``'s indices,
     ``sim.schema``'s vocabulary); one cache folder per version of the kernels' sources keeps
     the cached machine code consistent, and an edit elsewhere (the CLI, the dataset) keeps it."""
     digest = hashlib.sha1()
-    root = Path(__file__).parent
     for name in KERNEL_SOURCES:
         path = root / name
         for source in sorted(path.rglob("*.py")) if path.is_dir() else [path]:
@@ -31,7 +30,7 @@ def _kernel_cache_dir() -> Path:
     return base / "jpdsim" / f"numba-{digest.hexdigest()[:16]}"
 
 
-def _prune_caches(current: Path) -> None:
+def prune_caches(current: Path) -> None:
     """Mark ``current`` used now and remove all but the most recently used cache folders."""
     with contextlib.suppress(OSError):
         current.mkdir(parents=True, exist_ok=True)
@@ -42,8 +41,8 @@ def _prune_caches(current: Path) -> None:
 
 
 if "NUMBA_CACHE_DIR" not in os.environ:
-    _cache = _kernel_cache_dir()
-    _prune_caches(_cache)
+    _cache = kernel_cache_dir()
+    prune_caches(_cache)
     os.environ["NUMBA_CACHE_DIR"] = str(_cache)
     if "numba" in sys.modules:  # imported first: its config has read the environment already
         sys.modules["numba"].config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]

@@ -1,0 +1,120 @@
+"""A run compiles what it plays: the kernel variant each set of players needs, the compile
+step that says so the first time, the cache folder keyed by the kernels' sources alone, and
+the one pause settlement the drivers share."""
+
+import io
+import os
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import sim
+from sim.coords import AGREE, RESUME, parse_action
+from sim.engine.game import Game
+from sim.native import NativePlayers
+from sim.player import Player
+from sim.rules import Rules
+from sim.run.shard import compile_kernels
+
+
+@pytest.mark.parametrize(
+    "black, white, variant",
+    [
+        ("random", "random", "light"),
+        ("random", "pattern", "playout"),
+        ("capture", "kofight", "playout"),
+        (Player("mcts", visits=4), "random", "search"),
+        ("random", Player("gtp", command="gnugo"), "playout"),
+    ],
+)
+def test_the_players_choose_the_kernel_variant(black, white, variant):
+    players = [p if isinstance(p, Player) else Player(p) for p in (black, white)]
+    native = NativePlayers(Rules(5), *players)
+    assert native.variant == variant
+    assert (native.tree is None) == (variant != "search")
+
+
+def test_a_light_run_compiles_no_other_player():
+    """In a fresh process, random self-play loads the light kernel and nothing of the
+    pattern player or the search (numba lists what a dispatcher compiled or loaded)."""
+    code = (
+        "import numpy as np; from sim.selfplay import play_batch; from sim.rules import Rules; "
+        "import sim.players.mcts as m, sim.players.pattern as p, sim.players.choose as c; "
+        "play_batch(Rules(5), seed=1, game_ids=np.arange(3)); "
+        "print(len(m.search.signatures), len(p.pattern_move.signatures), "
+        "len(c.player_action.signatures))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["0", "0", "0"]
+
+
+def test_compile_step_says_what_it_compiles_the_first_time(tmp_path, monkeypatch):
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))  # the markers; numba keeps its cache
+    kwargs = dict(rules=Rules(5), black=Player("mcts", visits=500), white=Player("random"))
+    first, again = io.StringIO(), io.StringIO()
+    compile_kernels({**kwargs, "seed": 3}, engines=False, log=first)
+    compile_kernels({**kwargs, "seed": 3}, engines=False, log=again)
+    lines = first.getvalue().splitlines()
+    assert lines[0] == "compiling the kernels for tree search (first time only)..."
+    assert lines[1].startswith("compiled in ") and lines[1].endswith(" s")
+    assert again.getvalue() == ""
+    light = io.StringIO()
+    compile_kernels({**kwargs, "black": Player("random"), "seed": 3}, engines=False, log=light)
+    assert "light playouts" in light.getvalue()
+
+
+def test_cache_key_covers_the_kernel_sources_only(tmp_path):
+    root = tmp_path / "sim"
+    shutil.copytree(os.path.dirname(sim.__file__), root)
+    key = sim.kernel_cache_dir(root)
+    (root / "cli.py").write_text("# an edit outside the kernels\n", encoding="utf-8")
+    assert sim.kernel_cache_dir(root) == key
+    for kernel in ("engine/board.py", "players/random.py", "batch.py", "schema.py"):
+        with open(root / kernel, "a", encoding="utf-8") as f:
+            f.write("# an edit\n")
+        assert sim.kernel_cache_dir(root) != key, kernel
+        key = sim.kernel_cache_dir(root)
+
+
+def test_old_cache_folders_are_removed(tmp_path):
+    folders = [tmp_path / f"numba-{i}" for i in range(5)]
+    for i, folder in enumerate(folders):
+        folder.mkdir()
+        os.utime(folder, (1000 + i, 1000 + i))  # numba-4 the most recently used
+    sim.prune_caches(folders[0])  # used now
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["numba-0", "numba-3", "numba-4"]
+
+
+def _pause(size=5, moves=("C3", "D3", "pass", "pass")):
+    game = Game(Rules(size, dead_stones="agree"), exact=False)
+    for m in moves:
+        assert game.play(parse_action(m, size)) is None
+    return game
+
+
+def test_settle_pause_agreed_lists_remove_the_stones():
+    game = _pause()
+    d3 = parse_action("D3", 5)
+    assert game.settle_pause([d3], [d3, d3]) == [AGREE, d3]
+    assert game.board()[d3] == 0 and game.outcome()["dead_w"] == 1
+
+
+def test_settle_pause_different_lists_resume_play():
+    game = _pause()
+    assert game.settle_pause([parse_action("D3", 5)], []) == [RESUME]
+    assert game.ending is None and game.outcome()["resumptions"] == 1
+
+
+def test_settle_pause_refuses_an_agreed_point_without_a_stone():
+    game = _pause()
+    before = game.outcome()
+    empty = parse_action("A1", 5)
+    with pytest.raises(ValueError, match="no stone to remove at A1"):
+        game.settle_pause([empty], [empty])
+    assert game.outcome() == before and game.ending == "pause"
+    with pytest.raises(ValueError, match="off the 5x5 board"):
+        game.settle_pause([25], [25])
+    assert np.array_equal(game.board(), _pause().board())
