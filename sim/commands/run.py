@@ -7,7 +7,8 @@ is printed again and nothing is played; incomplete, it is resumed as with ``--re
 folder that holds another run is refused, saying what to type.
 
 Exit status: 0 complete, 1 shards failed (the run is incomplete), 2 bad input or a file that
-cannot be written (``UserError``), 130 Ctrl-C, 143 SIGTERM."""
+cannot be written (``UserError``; also when a worker's shard stops the run: a full disk, a GTP
+program whose games keep ending ``engine_error``), 130 Ctrl-C, 143 SIGTERM."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from pathlib import Path
 from sim.config import load_config
 from sim.dataset.check import RunState
 from sim.dataset.layout import LOG, format_ranges
+from sim.errors import UserError
 from sim.run.folder import check_folder, same_run
 from sim.run.runner import Terminated, run
 
@@ -103,6 +105,11 @@ def main(args) -> int:
             file=sys.stderr,
         )
         return 128 + result.interrupted
+    if result.stopped:
+        raise UserError(
+            f"{result.stopped}; the run stopped with {len(state.done)} of {cfg.n_shards} shards "
+            f"written (see {run_dir / LOG}); to go on once that is fixed: {again}"
+        )
     if not state.complete:
         for shard, reason in sorted(result.failures.items()):
             print(f"jpdsim run: shard {shard} failed: {reason}", file=sys.stderr)

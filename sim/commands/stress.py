@@ -195,6 +195,8 @@ def main(args) -> int:
         if result.interrupted:
             print(f"jpdsim stress: stopped; run it again to go on ({run_dir})", file=sys.stderr)
             return 128 + result.interrupted
+        if result.stopped:
+            raise UserError(f"{run_dir}: {result.stopped}; run it again to go on")
         if not result.state.complete:
             print(f"jpdsim stress: {run_dir} is incomplete (see its run.log)", file=sys.stderr)
             return 1
