@@ -45,6 +45,7 @@ log = logging.getLogger("jpdsim.referee")
 ENGINE_ERROR = 1 + ENDINGS.index("engine_error")
 GIVE_UP_AFTER = 5  # games in a row that end engine_error by a program's fault stop the run
 
+
 class _Referee:
     """The state shared by the games of one call: rules, players, the native players' search
     state and the programs."""
