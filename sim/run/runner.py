@@ -263,7 +263,8 @@ def _run_locked(cfg, run_dir, workers, resume, progress, config_file, scheduler)
             except UserError as err:
                 log.error("%s", err)
                 raise UserError(
-                    f"{err}; {len(result.state.done)} of {cfg.n_shards} shards are written and "
+                    f"{result.stopped + ', then ' if result.stopped else ''}{err}; "
+                    f"{len(result.state.done)} of {cfg.n_shards} shards are written and "
                     f"whole: once there is room, --resume records them"
                 ) from None
             log.info(
