@@ -363,3 +363,68 @@ def test_a_closed_stdout(reference, config_file, tmp_path):
     assert proc.wait(timeout=120) == 141 and proc.stderr.read() == ""
     assert "winner disagreement" in (out / "run.log").read_text()
     assert digest(out) == reference[1]
+
+
+# -- reading one game, reading many shards --------------------------------------------------
+
+
+def test_a_missing_moves_file_is_named(copy, capsys):
+    """A run that stores moves whose moves file of a shard is gone: sgf and replay --run of a
+    game of that shard name the missing file (they neither re-play instead nor skip the
+    comparison of the moves)."""
+    path = copy / "moves" / part_name(1)
+    path.unlink()
+    for argv in (["sgf", str(copy), "31"], ["replay", "--run", str(copy), "--game", "31"]):
+        assert cli(argv) == 2
+        err = one_line(capsys.readouterr().err)
+        assert f"{path}: missing (the moves of shard 1, record_moves = 'all')" in err
+        assert "--resume` plays shard 1 again" in err
+
+
+def test_one_damaged_shard_blocks_only_its_own_games(copy, capsys, monkeypatch):
+    """Reading one game opens its own shard's files alone (the cost does not grow with the
+    shards of the run), so a damaged shard stops only the games in it."""
+    import sim.dataset.check as check
+
+    damaged = copy / "games" / part_name(1)
+    damaged.write_bytes(b"PAR1 not a whole file")
+    opened, original = [], check._open
+
+    def counted(path, *args):
+        opened.append(path)
+        return original(path, *args)
+
+    monkeypatch.setattr(check, "_open", counted)
+    assert cli(["replay", "--run", str(copy), "--game", "95"]) == 0
+    assert json.loads(capsys.readouterr().out)["matches"] is True
+    assert {p.name for p in opened} == {part_name(3)}
+    assert cli(["sgf", str(copy), "5"]) == 0
+    assert cli(["sgf", str(copy), "31"]) == 2
+    assert str(damaged) in one_line(capsys.readouterr().err)
+
+
+def test_resume_names_every_damaged_shard_at_once(copy, config_file, capsys):
+    for i in (1, 2):
+        (copy / "games" / part_name(i)).write_bytes(b"PAR1 not a whole file")
+    assert run_cli(config_file, copy, "--resume") == 2
+    err = one_line(capsys.readouterr().err)
+    assert all(str(copy / "games" / part_name(i)) in err for i in (1, 2)), err
+    assert "move them away, then `jpdsim run CONFIG" in err and "plays shards 1-2 again" in err
+
+
+def test_a_newer_schema_says_upgrade(copy, capsys):
+    """A manifest or a shard written by a newer jpdsim: one line saying to upgrade (not to
+    move the shard away and play it again, which would throw its games away)."""
+    path = copy / "games" / part_name(2)
+    table = pq.read_table(path)
+    pq.write_table(table.replace_schema_metadata({"jpdsim.schema_version": "99"}), path)
+    assert cli(["replay", "--run", str(copy), "--game", "61"]) == 2
+    err = one_line(capsys.readouterr().err)
+    assert f"{path}: written by a newer jpdsim (schema version 99)" in err
+    assert "upgrade jpdsim" in err and "move it away" not in err
+    manifest = json.loads((copy / "manifest.json").read_text())
+    (copy / "manifest.json").write_text(json.dumps({**manifest, "schema_version": "99"}))
+    assert cli(["replay", "--run", str(copy), "--game", "5"]) == 2
+    err = one_line(capsys.readouterr().err)
+    assert "manifest.json: written by a newer jpdsim (schema version 99)" in err
+    assert "upgrade jpdsim" in err
