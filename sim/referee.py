@@ -180,6 +180,24 @@ def _call(engine: GtpEngine, fn, *args):
         raise _Failed(engine, f"{engine.name}: {e}") from None
 
 
+def judge_stored(rules: Rules, actions: list[int], engine_error: bool, illegal: int, arrow=False):
+    """The columns ``play_refereed`` gives a game, from its stored ``actions`` judged by the
+    rules alone (no program is run): every action must be legal here (ValueError names the
+    first that is not). What only the programs could tell is taken as given: whether the game
+    ended ``engine_error`` and its ``engine_illegal`` count."""
+    game = Game(rules, exact=False)
+    for k, action in enumerate(actions, 1):
+        reason = game.play(action)
+        if reason is not None:
+            raise ValueError(f"stored action {k} ({action}): {reason}")
+    row = np.zeros((1, len(RAW_FIELDS)), np.int64)
+    outcome_row(game.state, row[0], True)
+    if engine_error:
+        row[0, R_ENDING] = ENGINE_ERROR
+    none = np.full(1, None, object)
+    return batch_columns(row, rules, np.array([illegal], np.int32), none, arrow)
+
+
 def play_refereed(
     rules: Rules,
     *,

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 
 from sim.cli import main as cli
@@ -197,8 +199,10 @@ def test_run_with_an_engine(tmp_path, capsys):
     assert games["player_b"].iloc[0].startswith("gtp(name=gnugo,command=")
     assert len(pd.read_parquet(out / "moves")) == 4
     capsys.readouterr()
-    assert cli(["replay", "--run", str(out), "--game", "3"]) == 0
-    assert json.loads(capsys.readouterr().out)["matches"] is True
+    engine = f"gnugo={shlex.join([gnu, '--mode', 'gtp', '--level', '0'])}"
+    assert cli(["replay", "--run", str(out), "--game", "3", "--engine", engine]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["matches"] is True and result["engine_rerun"] is True
     assert cli(["sgf", str(out), "1"]) == 0
     assert "PB[gtp(name=gnugo" in capsys.readouterr().out
 
@@ -350,3 +354,32 @@ def test_timeouts_are_player_options():
     for key in ("startup_timeout", "command_timeout"):
         with pytest.raises(PlayerError, match=f"{key}: must be in 0.1..3,600"):
             Player("gtp", command="gnugo", **{key: 0})
+
+
+def test_replay_of_a_stored_game_runs_no_command_from_the_folder(tmp_path, capsys):
+    """`replay --run` of a GTP program's game starts no program that the run folder names:
+    the stored moves are judged by the rules alone, and the output says so; an altered move
+    is found. `--engine NAME=COMMAND` re-plays it with the command given."""
+    log = tmp_path / "pids"
+    config = gtp_config(tmp_path / "c.toml", fake_command("pass", "--pids", log), games=4)
+    out = tmp_path / "run"
+    assert cli(["run", str(config), "--out", str(out), "--workers", "1", "--no-progress"]) == 0
+    log.unlink()
+    capsys.readouterr()
+    assert cli(["replay", "--run", str(out), "--game", "2"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["matches"] is True and result["engine_rerun"] is False
+    assert "(fake) not re-run" in result["note"] and not log.exists()
+    command = shlex.join(fake_command("pass", "--pids", log))
+    assert cli(["replay", "--run", str(out), "--game", "2", "--engine", f"fake={command}"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["matches"] is True and result["engine_rerun"] is True and len(pids(log)) == 1
+    assert cli(["replay", "--run", str(out), "--game", "2", "--engine", "gnugo=gnugo"]) == 2
+    assert "no gtp player named 'gnugo' (its gtp players: fake)" in capsys.readouterr().err
+    moves = out / "moves" / "part-00001.parquet"
+    table = pq.read_table(moves)
+    actions = table["actions"].to_pylist()
+    actions[0][0] = (actions[0][0] + 1) % 25  # Black's first move elsewhere
+    pq.write_table(table.set_column(1, "actions", pa.array(actions, table["actions"].type)), moves)
+    assert cli(["replay", "--run", str(out), "--game", "2"]) == 1
+    assert json.loads(capsys.readouterr().out)["matches"] is False
