@@ -8,7 +8,9 @@ example game per position and run that ended ``cycle`` or ``four_virtual`` as
 status 1 if any).
 
 A stress config is a run config (``sim.config``) whose ``setup`` may be ``"corpus"`` (every
-corpus position) and which takes lists instead of single values for three keys:
+corpus position), whose ``record_moves`` must store the cycle games (``"cycles"`` or
+``"all"``: the example SGFs are stored games; a set without is refused before any game) and
+which takes lists instead of single values for three keys:
 
 =============== ================================================== =======================
 key             meaning                                            default
@@ -98,6 +100,11 @@ def stress_runs(raw: dict, where: str) -> list[RunConfig]:
     twice = next((n for i, n in enumerate(names) if n in names[:i]), None)
     if twice:
         raise UserError(f"{where}: two runs would be named {twice} (setups or players alike)")
+    if runs[0].record_moves == "none":
+        raise UserError(
+            f"{where}: key 'record_moves': the example games are stored cycle games; set it "
+            f'to "cycles" (or "all")'
+        )
     return runs
 
 
