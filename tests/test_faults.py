@@ -5,6 +5,7 @@ each one line and a documented exit status. Helpers: ``tests/faults.py``."""
 
 import errno
 import json
+import os
 import random
 import re
 import shutil
@@ -20,6 +21,7 @@ from sim.config import load_config
 from sim.dataset.check import check_run
 from sim.dataset.layout import part_name
 from sim.errors import UserError
+from sim.files import MAX_BYTES
 from sim.run import runner
 from tests import faults
 from tests.faults import command, digest, footer_start, signal_at, silent_flip, small_disk
@@ -428,3 +430,35 @@ def test_a_newer_schema_says_upgrade(copy, capsys):
     err = one_line(capsys.readouterr().err)
     assert "manifest.json: written by a newer jpdsim (schema version 99)" in err
     assert "upgrade jpdsim" in err
+
+
+def test_setup_and_config_files_are_read_safely(tmp_path, capsys):
+    """A diagram over the size cap, a FIFO, /dev/zero: one line each (no hang, no
+    MemoryError); a UTF-8 byte-order mark in a config or a diagram is read as UTF-8."""
+    big = tmp_path / "big.txt"
+    big.write_bytes(b"." * (MAX_BYTES + 1))
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    for path, reason in ((big, "larger than 1,048,576 bytes"), (fifo, "not a regular file")):
+        assert cli(["replay", "--setup", str(path), "C3"]) == 2
+        assert f"--setup {path}: '{path}': {reason}" in one_line(capsys.readouterr().err)
+    assert cli(["replay", "--setup", "/dev/zero", "C3"]) == 2
+    assert "not a regular file" in one_line(capsys.readouterr().err)
+    config = tmp_path / "c.toml"
+    config.write_text("\ufeffboard_size = 5\ngames = 2\n", encoding="utf-8")
+    assert load_config(config).games == 2
+    diagram = tmp_path / "d.txt"
+    diagram.write_text("\ufeff# name: bom\n. X .\nX . .\n. . .\n", encoding="utf-8")
+    assert cli(["replay", "--setup", str(diagram), "pass"]) == 0
+
+
+def test_workers_beyond_the_memory_or_the_cores(config_file, tmp_path, capsys):
+    """More workers than the memory holds: refused in one line before anything is written;
+    more than the cores: a warning, and the run plays."""
+    assert run_cli(config_file, tmp_path / "many", "--workers", "100000") == 2
+    err = one_line(capsys.readouterr().err)
+    assert "option --workers: 100000 workers need about" in err and "use at most" in err
+    assert not (tmp_path / "many").exists()
+    cores = os.cpu_count()
+    assert run_cli(config_file, tmp_path / "more", "--workers", str(cores + 1)) == 0
+    assert f"more workers than the {cores} cores" in capsys.readouterr().err

@@ -383,3 +383,12 @@ def test_replay_of_a_stored_game_runs_no_command_from_the_folder(tmp_path, capsy
     pq.write_table(table.set_column(1, "actions", pa.array(actions, table["actions"].type)), moves)
     assert cli(["replay", "--run", str(out), "--game", "2"]) == 1
     assert json.loads(capsys.readouterr().out)["matches"] is False
+
+
+def test_a_program_that_is_not_executable(tmp_path, capsys):
+    script = tmp_path / "engine.sh"
+    script.write_text("#!/bin/sh\n")
+    config = gtp_config(tmp_path / "c.toml", [script])
+    assert cli(["run", str(config), "--out", str(tmp_path / "run"), "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"program '{script}' is not executable" in err

@@ -23,7 +23,7 @@ from sim.dataset.check import RunState
 from sim.dataset.layout import LOG, format_ranges
 from sim.errors import UserError
 from sim.run.folder import check_folder, same_run
-from sim.run.runner import Terminated, run
+from sim.run.runner import Terminated, check_workers, run
 
 _STOPPED = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated"}
 
@@ -64,6 +64,8 @@ def _summary(state: RunState) -> str:
 def main(args) -> int:
     cfg = load_config(args.config, games=args.games, seed=args.seed)
     workers = args.workers if args.workers is not None else (os.cpu_count() or 1)
+    if args.scheduler is None:
+        check_workers([cfg], workers)
     run_dir = Path(args.out) if args.out is not None else Path("results") / cfg.name
     again = _resume_command(args, run_dir)
     resume = args.resume

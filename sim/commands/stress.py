@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING
 
 from sim.config import RunConfig, config_from_dict
 from sim.errors import UserError
+from sim.files import read_text
 from sim.player import Player, PlayerError
 from sim.schema import REPETITIONS, RULESETS, SUICIDES
 from sim.setups import corpus_names, load_setup
@@ -113,11 +114,13 @@ def load_stress(path: str | Path, games: int | None = None) -> list[RunConfig]:
     option); UserError names the file and the key, or the option."""
     path = Path(path)
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        raw = tomllib.loads(read_text(path))
     except OSError as err:
         raise UserError(f"{path}: cannot read stress config ({err.strerror})") from None
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
+    except tomllib.TOMLDecodeError as err:
         raise UserError(f"{path}: not a TOML file: {err}") from None
+    except ValueError as err:
+        raise UserError(f"{path}: cannot read stress config ({err})") from None
     runs = stress_runs(raw, str(path))
     if games is None:
         return runs
@@ -181,11 +184,13 @@ def console_table(table: pd.DataFrame, width: int) -> str:
 
 
 def main(args) -> int:
-    from sim.run.runner import run  # the runner (and numba in its workers) once the config holds
+    # the runner (and numba in its workers) once the config holds
+    from sim.run.runner import check_workers, run
 
     runs = load_stress(args.config, args.games)
     out = Path(args.out) if args.out is not None else Path("results") / Path(args.config).stem
     workers = args.workers if args.workers is not None else (os.cpu_count() or 1)
+    check_workers(runs, workers)
     t0, played = time.perf_counter(), 0
     for k, cfg in enumerate(runs, 1):
         run_dir = out / cfg.name

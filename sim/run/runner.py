@@ -4,7 +4,9 @@ logging to ``run.log``, stopping cleanly on Ctrl-C or SIGTERM (how a run goes: `
 from __future__ import annotations
 
 import logging
+import os
 import signal
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -104,6 +106,34 @@ def run(
     finally:
         if old_term is not None:
             signal.signal(signal.SIGTERM, old_term)
+
+
+#: What a worker takes before its search trees (Python, numpy, numba, pyarrow, the kernels).
+WORKER_BYTES = 200 * 2**20
+
+
+def check_workers(configs: list[RunConfig], workers: int) -> None:
+    """Before a run (or a set of runs) starts ``workers`` local workers: UserError when they
+    need more memory than the machine has (``WORKER_BYTES`` each, plus the search trees of
+    ``sim.player``'s formula), a line on stderr when there are more of them than cores."""
+    need = max(
+        WORKER_BYTES + 200 * p.visits * (cfg.rules.board_size**2 + 2) * p.searches
+        for cfg in configs
+        for p in (cfg.black, cfg.white)
+    )
+    memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    if workers * need > memory:
+        raise UserError(
+            f"option --workers: {workers} workers need about {workers * need / 2**30:,.1f} GiB "
+            f"({need / 2**20:,.0f} MiB each), more than this machine's "
+            f"{memory / 2**30:,.1f} GiB: use at most {max(1, memory // need)}"
+        )
+    cores = os.cpu_count() or 1
+    if workers > cores:
+        sys.stderr.write(
+            f"jpdsim: --workers {workers}: more workers than the {cores} cores; they share "
+            f"them (no faster than {cores})\n"
+        )
 
 
 def _check_engines(cfg: RunConfig) -> None:
