@@ -63,9 +63,10 @@ def _die_with_parent(parent_pid: int) -> None:
 
 
 def _killed(signum, frame) -> None:
-    """SIGTERM in a worker: its GTP programs are killed, then it exits."""
+    """SIGTERM in a worker: its GTP programs are killed, then it dies by the signal."""
     kill_all()
-    os._exit(128 + signum)
+    signal.signal(signum, signal.SIG_DFL)
+    os.kill(os.getpid(), signum)
 
 
 def _worker_main(conn, run_dir: str, cfg_dict: dict, parent_pid: int) -> None:
