@@ -81,6 +81,15 @@ def _add_replay(sub):
     )
     p.add_argument("--game", type=int, metavar="GAME_ID", help="the stored game to re-play")
     p.add_argument(
+        "--engine",
+        action="append",
+        default=[],
+        metavar="NAME=COMMAND",
+        help="with --run: re-play a GTP program's game with this command for the program the "
+        "run calls NAME (repeatable); without it the stored moves are judged by the rules "
+        "alone, and no command the run folder names is started",
+    )
+    p.add_argument(
         "moves",
         nargs="*",
         metavar="MOVES",

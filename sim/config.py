@@ -48,6 +48,7 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
 from sim.errors import UserError
+from sim.files import read_text
 from sim.player import Player, PlayerError
 from sim.rules import RULE_KEYS, RuleError, Rules
 from sim.setups import TO_MOVE, Setup, load_setup
@@ -283,10 +284,12 @@ def load_config(path: str | Path, games: int | None = None, seed: int | None = N
     (the ``--games``/``--seed`` options: errors in them name the option)."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path)
     except FileNotFoundError:
         raise UserError(f"{path}: no such config file") from None
-    except (OSError, UnicodeDecodeError) as err:
+    except OSError as err:
+        raise UserError(f"{path}: cannot read config ({err.strerror})") from None
+    except ValueError as err:
         raise UserError(f"{path}: cannot read config ({err})") from None
     try:
         raw = tomllib.loads(text)

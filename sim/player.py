@@ -30,6 +30,9 @@ command         the GTP program: a string (split as a shell    required
 name            what rows call it (``name`` in a config)      the program's
                                                                file name
 genmove_timeout seconds allowed for one move, 0.1..3600         30
+startup_timeout seconds allowed for a fresh process to answer   60
+                its first commands (a network to load), 0.1..3600
+command_timeout seconds allowed for any other command, 0.1..3600 10
 komi_to_engine  the komi the engine is told                    the komi of
                                                                ``play_for``
 =============== ============================================== ==================
@@ -84,6 +87,8 @@ class Player:
     command: tuple = ()
     label: str = ""
     genmove_timeout: float = 30.0
+    startup_timeout: float = 60.0
+    command_timeout: float = 10.0
     komi_to_engine: float | None = None
     threat_rate: float = 0.5
 
@@ -95,8 +100,8 @@ class Player:
         object.__setattr__(self, "resign_below", _number("resign_below", self.resign_below, 0, 0.5))
         object.__setattr__(self, "explore", _number("explore", self.explore, 0, 100))
         object.__setattr__(self, "threat_rate", _number("threat_rate", self.threat_rate, 0, 1))
-        timeout = _number("genmove_timeout", self.genmove_timeout, 0.1, 3600)
-        object.__setattr__(self, "genmove_timeout", timeout)
+        for key in _TIMEOUTS:
+            object.__setattr__(self, key, _number(key, getattr(self, key), 0.1, 3600))
         if self.komi_to_engine is not None:
             komi = _number("komi_to_engine", self.komi_to_engine, -1000, 1000)
             object.__setattr__(self, "komi_to_engine", komi)
@@ -151,17 +156,21 @@ class Player:
 
     @property
     def name(self) -> str:
-        """The canonical string: the kind, and every parameter in order, e.g.
-        ``mcts(visits=1000,playout=pattern,play_for=jpd_a,resign_below=0,explore=1)``."""
+        """The canonical string: the kind, and every parameter in order (but ``_NOT_NAMED``),
+        e.g. ``mcts(visits=1000,playout=pattern,play_for=jpd_a,resign_below=0,explore=1)``."""
         if not self.parameters:
             return self.kind
         values = []
         for k, v in self.to_dict().items():
-            if k != "kind":
+            if k != "kind" and k not in _NOT_NAMED:
                 text = shlex.join(v) if k == "command" else f"{v:.12g}" if k in _FLOATS else v
                 values.append(f"{k}={text}")
         return f"{self.kind}({','.join(values)})"
 
 
+_TIMEOUTS = ("genmove_timeout", "startup_timeout", "command_timeout")
 _FIELD = {"name": "label"}  # config key -> field, where they differ
-_FLOATS = ("resign_below", "explore", "genmove_timeout", "komi_to_engine", "threat_rate")
+_FLOATS = ("resign_below", "explore", "komi_to_engine", "threat_rate", *_TIMEOUTS)
+#: Options that say how a program is run, not who plays: left out of the canonical name (so
+#: the rows of a run keep their player names when they change).
+_NOT_NAMED = ("startup_timeout", "command_timeout")

@@ -11,13 +11,14 @@ At a pause under ``dead_stones = "agree"`` a program's dead stones are its answe
 
 A program that crashes, hangs past ``genmove_timeout``, answers garbage or refuses a move that
 is legal here ends the game with ending ``engine_error`` (no winner; the reason in the run
-log) and is restarted. Each worker process starts each colour's program once and reuses it.
+log) and is restarted. Each worker process starts each colour's program once and reuses it
+(``sim.gtp.engine.shared``). A program whose games end ``engine_error`` by its fault
+``GIVE_UP_AFTER`` times in a row cannot play under these rules: ``EngineUnusable`` stops the
+run.
 """
 
 from __future__ import annotations
 
-import atexit
-import hashlib
 import logging
 
 import numpy as np
@@ -26,7 +27,14 @@ from sim.coords import PASS, RESIGN, MoveError, format_action, parse_action
 from sim.engine.game import Game
 from sim.engine.outcome import R_ENDING, outcome_row
 from sim.engine.pause import open_pause
-from sim.gtp.engine import EngineError, GtpEngine
+from sim.gtp.engine import (
+    EngineError,
+    EngineUnusable,
+    GtpEngine,
+    engine_komi,
+    engine_seed,
+    shared,
+)
 from sim.native import NativePlayers
 from sim.player import Player
 from sim.rules import Rules
@@ -35,28 +43,7 @@ from sim.selfplay import batch_columns
 
 log = logging.getLogger("jpdsim.referee")
 ENGINE_ERROR = ending_code("engine_error")
-_ENGINES: dict = {}  # (colour, command, timeout) -> the GtpEngine of this process
-
-
-def engine_for(colour: int, player: Player) -> GtpEngine:
-    """This process's running program for ``colour`` played by ``player`` (started once)."""
-    key = (colour, player.command, player.genmove_timeout)
-    if key not in _ENGINES:
-        _ENGINES[key] = GtpEngine(player.command, player.genmove_timeout, player.label)
-    return _ENGINES[key]
-
-
-@atexit.register
-def close_engines() -> None:
-    """Quit every program this process started."""
-    while _ENGINES:
-        _ENGINES.popitem()[1].close()
-
-
-def engine_seed(seed: int, game_id: int) -> int:
-    """The random seed a program is given for a game: from (run seed, game id) alone."""
-    digest = hashlib.blake2b(f"{seed}:{game_id}".encode(), digest_size=4).digest()
-    return int.from_bytes(digest, "little") & 0x7FFFFFFF
+GIVE_UP_AFTER = 5  # games in a row that end engine_error by a program's fault stop the run
 
 
 class _Referee:
@@ -67,12 +54,7 @@ class _Referee:
         self.rules, self.seed = rules, seed
         self.players = {1: black, 2: white}
         self.native = NativePlayers(rules, black, white, virtual_rate)
-        self.engines = {c: engine_for(c, p) for c, p in self.players.items() if p.kind == "gtp"}
-
-    def komi_for(self, player: Player) -> float:
-        if player.komi_to_engine is not None:
-            return player.komi_to_engine
-        return self.rules.komi[player.play_for]
+        self.engines = {c: shared(c, p) for c, p in self.players.items() if p.kind == "gtp"}
 
     def play(self, game_id: int, row: np.ndarray) -> tuple[list[int], int]:
         """Play one game into ``row`` (its raw outcome); returns (its actions in the
@@ -83,7 +65,7 @@ class _Referee:
         self.native.start(self.seed, game_id)
         try:
             for c, engine in self.engines.items():
-                komi = self.komi_for(self.players[c])
+                komi = engine_komi(self.players[c], self.rules)
                 seed = engine_seed(self.seed, game_id)
                 _call(engine, engine.new_game, self.rules.board_size, komi, seed)
             self._play_to_end()
@@ -92,6 +74,12 @@ class _Referee:
             for engine in self.engines.values():
                 if isinstance(e, _Failed) and engine is not e.engine:
                     continue  # only the program at fault
+                engine.faults_in_a_row += 1
+                if engine.faults_in_a_row >= GIVE_UP_AFTER:
+                    raise EngineUnusable(
+                        f"{engine.name}: {engine.faults_in_a_row} games in a row ended "
+                        f"engine_error (the last: {e}); it cannot play this run"
+                    ) from None
                 try:
                     engine.restart()
                 except EngineError as again:
@@ -99,6 +87,8 @@ class _Referee:
             outcome_row(self.game.state, row, True)
             row[R_ENDING] = ENGINE_ERROR
             return self.actions, self.illegal
+        for engine in self.engines.values():
+            engine.faults_in_a_row = 0
         outcome_row(self.game.state, row, True)
         return self.actions, self.illegal
 
@@ -188,6 +178,24 @@ def _call(engine: GtpEngine, fn, *args):
         raise
     except EngineError as e:
         raise _Failed(engine, f"{engine.name}: {e}") from None
+
+
+def judge_stored(rules: Rules, actions: list[int], engine_error: bool, illegal: int, arrow=False):
+    """The columns ``play_refereed`` gives a game, from its stored ``actions`` judged by the
+    rules alone (no program is run): every action must be legal here (ValueError names the
+    first that is not). What only the programs could tell is taken as given: whether the game
+    ended ``engine_error`` and its ``engine_illegal`` count."""
+    game = Game(rules, exact=False)
+    for k, action in enumerate(actions, 1):
+        reason = game.play(action)
+        if reason is not None:
+            raise ValueError(f"stored action {k} ({action}): {reason}")
+    row = np.zeros((1, len(RAW_FIELDS)), np.int64)
+    outcome_row(game.state, row[0], True)
+    if engine_error:
+        row[0, R_ENDING] = ENGINE_ERROR
+    none = np.full(1, None, object)
+    return batch_columns(row, rules, np.array([illegal], np.int32), none, arrow)
 
 
 def play_refereed(

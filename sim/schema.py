@@ -56,7 +56,18 @@ PLAYER_TABLE = {
     "capture": ((), True),
     "pattern": ((), True),
     "mcts": (("visits", "playout", "play_for", "resign_below", "explore"), True),
-    "gtp": (("name", "command", "genmove_timeout", "komi_to_engine", "play_for"), False),
+    "gtp": (
+        (
+            "name",
+            "command",
+            "genmove_timeout",
+            "komi_to_engine",
+            "play_for",
+            "startup_timeout",
+            "command_timeout",
+        ),
+        False,
+    ),
     "kofight": (("threat_rate", "playout"), True),
 }
 PLAYERS = tuple(PLAYER_TABLE)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sim.coords import format_diagram, parse_diagram
+from sim.files import read_text
 
 CORPUS = Path(__file__).parent / "corpus"
 TO_MOVE = ("black", "white")
@@ -109,10 +110,12 @@ def load_setup(spec) -> Setup:
         raise ValueError(f"must be a corpus name, a file or a table, got {spec!r}")
     path = CORPUS / f"{spec}.txt" if spec in corpus_names() else Path(spec)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path)
     except OSError as err:
         known = ", ".join(corpus_names())
         raise ValueError(
             f"{spec!r} is neither a corpus position ({known}) nor a readable file ({err.strerror})"
         ) from None
+    except ValueError as err:
+        raise ValueError(f"{spec!r}: {err}") from None
     return read_setup(text, path.stem)

@@ -5,7 +5,9 @@ each one line and a documented exit status. Helpers: ``tests/faults.py``."""
 
 import errno
 import json
+import os
 import random
+import re
 import shutil
 import signal
 import subprocess
@@ -19,6 +21,7 @@ from sim.config import load_config
 from sim.dataset.check import check_run
 from sim.dataset.layout import part_name
 from sim.errors import UserError
+from sim.files import MAX_BYTES
 from sim.run import runner
 from tests import faults
 from tests.faults import command, digest, footer_start, signal_at, silent_flip, small_disk
@@ -212,18 +215,18 @@ def test_a_full_disk_at_the_start(config_file, tmp_path, monkeypatch, capsys):
 
 
 def test_a_full_disk_while_shards_are_written(reference, config_file, capsys):
-    """Room for two shards: the failed shards and the run are reported in lines of their own
-    (no traceback, no logging errors), and a resume with room gives the same rows."""
+    """Room for two shards: the shard that finds the disk full stops the run, in one line
+    naming its file, status 2 (as a full disk is everywhere else); a resume with room gives
+    the same rows."""
     with small_disk("1m") as disk:
         if disk is None:
             pytest.skip("no tmpfs can be mounted here")
         out = disk / "run"
         filler = faults.fill(disk)
         filler.write_bytes(filler.read_bytes()[: -40 * 1024])  # room for about two shards
-        status = run_cli(config_file, out, "--workers", "1")
-        err = capsys.readouterr().err
-        assert status in (1, 2) and "Traceback" not in err and "Logging error" not in err, err
-        assert all(line.startswith("jpdsim run: ") for line in err.splitlines()), err
+        assert run_cli(config_file, out, "--workers", "1") == 2
+        err = one_line(capsys.readouterr().err)  # (and the manifest, if it found no room)
+        assert re.search(rf"{out}/(games|moves)/part-\d+\.parquet: cannot write \(No space", err)
         filler.unlink()
         assert run_cli(config_file, out, "--workers", "1", "--resume") == 0
         assert digest(out) == reference[1]
@@ -362,3 +365,100 @@ def test_a_closed_stdout(reference, config_file, tmp_path):
     assert proc.wait(timeout=120) == 141 and proc.stderr.read() == ""
     assert "winner disagreement" in (out / "run.log").read_text()
     assert digest(out) == reference[1]
+
+
+# -- reading one game, reading many shards --------------------------------------------------
+
+
+def test_a_missing_moves_file_is_named(copy, capsys):
+    """A run that stores moves whose moves file of a shard is gone: sgf and replay --run of a
+    game of that shard name the missing file (they neither re-play instead nor skip the
+    comparison of the moves)."""
+    path = copy / "moves" / part_name(1)
+    path.unlink()
+    for argv in (["sgf", str(copy), "31"], ["replay", "--run", str(copy), "--game", "31"]):
+        assert cli(argv) == 2
+        err = one_line(capsys.readouterr().err)
+        assert f"{path}: missing (the moves of shard 1, record_moves = 'all')" in err
+        assert "--resume` plays shard 1 again" in err
+
+
+def test_one_damaged_shard_blocks_only_its_own_games(copy, capsys, monkeypatch):
+    """Reading one game opens its own shard's files alone (the cost does not grow with the
+    shards of the run), so a damaged shard stops only the games in it."""
+    import sim.dataset.check as check
+
+    damaged = copy / "games" / part_name(1)
+    damaged.write_bytes(b"PAR1 not a whole file")
+    opened, original = [], check._open
+
+    def counted(path, *args):
+        opened.append(path)
+        return original(path, *args)
+
+    monkeypatch.setattr(check, "_open", counted)
+    assert cli(["replay", "--run", str(copy), "--game", "95"]) == 0
+    assert json.loads(capsys.readouterr().out)["matches"] is True
+    assert {p.name for p in opened} == {part_name(3)}
+    assert cli(["sgf", str(copy), "5"]) == 0
+    assert cli(["sgf", str(copy), "31"]) == 2
+    assert str(damaged) in one_line(capsys.readouterr().err)
+
+
+def test_resume_names_every_damaged_shard_at_once(copy, config_file, capsys):
+    for i in (1, 2):
+        (copy / "games" / part_name(i)).write_bytes(b"PAR1 not a whole file")
+    assert run_cli(config_file, copy, "--resume") == 2
+    err = one_line(capsys.readouterr().err)
+    assert all(str(copy / "games" / part_name(i)) in err for i in (1, 2)), err
+    assert "move them away, then `jpdsim run CONFIG" in err and "plays shards 1-2 again" in err
+
+
+def test_a_newer_schema_says_upgrade(copy, capsys):
+    """A manifest or a shard written by a newer jpdsim: one line saying to upgrade (not to
+    move the shard away and play it again, which would throw its games away)."""
+    path = copy / "games" / part_name(2)
+    table = pq.read_table(path)
+    pq.write_table(table.replace_schema_metadata({"jpdsim.schema_version": "99"}), path)
+    assert cli(["replay", "--run", str(copy), "--game", "61"]) == 2
+    err = one_line(capsys.readouterr().err)
+    assert f"{path}: written by a newer jpdsim (schema version 99)" in err
+    assert "upgrade jpdsim" in err and "move it away" not in err
+    manifest = json.loads((copy / "manifest.json").read_text())
+    (copy / "manifest.json").write_text(json.dumps({**manifest, "schema_version": "99"}))
+    assert cli(["replay", "--run", str(copy), "--game", "5"]) == 2
+    err = one_line(capsys.readouterr().err)
+    assert "manifest.json: written by a newer jpdsim (schema version 99)" in err
+    assert "upgrade jpdsim" in err
+
+
+def test_setup_and_config_files_are_read_safely(tmp_path, capsys):
+    """A diagram over the size cap, a FIFO, /dev/zero: one line each (no hang, no
+    MemoryError); a UTF-8 byte-order mark in a config or a diagram is read as UTF-8."""
+    big = tmp_path / "big.txt"
+    big.write_bytes(b"." * (MAX_BYTES + 1))
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    for path, reason in ((big, "larger than 1,048,576 bytes"), (fifo, "not a regular file")):
+        assert cli(["replay", "--setup", str(path), "C3"]) == 2
+        assert f"--setup {path}: '{path}': {reason}" in one_line(capsys.readouterr().err)
+    assert cli(["replay", "--setup", "/dev/zero", "C3"]) == 2
+    assert "not a regular file" in one_line(capsys.readouterr().err)
+    config = tmp_path / "c.toml"
+    config.write_text("\ufeffboard_size = 5\ngames = 2\n", encoding="utf-8")
+    assert load_config(config).games == 2
+    diagram = tmp_path / "d.txt"
+    diagram.write_text("\ufeff# name: bom\n. X .\nX . .\n. . .\n", encoding="utf-8")
+    assert cli(["replay", "--setup", str(diagram), "pass"]) == 0
+
+
+def test_workers_beyond_the_memory_or_the_cores(config_file, tmp_path, capsys):
+    """More workers than the memory holds: refused in one line before anything is written;
+    more than the cores: a warning, and the run plays."""
+    assert run_cli(config_file, tmp_path / "many", "--workers", "100000") == 2
+    err = one_line(capsys.readouterr().err)
+    assert "option --workers: 100000 workers need about" in err and "use at most" in err
+    assert not (tmp_path / "many").exists()
+    cores = os.cpu_count()
+    assert run_cli(config_file, tmp_path / "more", "--workers", str(cores + 1)) == 0
+    assert f"more workers than the {cores} cores" in capsys.readouterr().err

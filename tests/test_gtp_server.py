@@ -117,6 +117,25 @@ def test_boardsize_refuses_bad_sizes_and_clears_the_board():
     assert server.rules.board_size == 7 and server.rules.max_actions == 8 * 7 * 7
 
 
+def test_a_boardsize_that_fails_changes_nothing(monkeypatch):
+    """A board the player's work arrays find no memory for: `boardsize` is refused and the
+    session keeps its board, rules and game (clear_board and genmove work on)."""
+    import sim.gtp.server as server_module
+
+    def native(rules, *args):
+        if rules.board_size == 19:
+            raise MemoryError
+        return make(rules, *args)
+
+    make = server_module.NativePlayers
+    monkeypatch.setattr(server_module, "NativePlayers", native)
+    server, got = session(["play b C3", "boardsize 19", "showboard", "clear_board", "genmove b"])
+    texts = [(s, t) for s, _, t in got]
+    assert texts[1] == ("?", "unacceptable size (no memory for the player's search)")
+    assert board_of(texts[2][1]) == {"C3": "X"} and server.rules.board_size == 5
+    assert texts[3] == ("=", "") and texts[4][0] == "="
+
+
 def test_illegal_moves_are_refused_and_change_nothing():
     # occupied, then a ko recapture: W B2 is captured by B C2 and may not retake at once
     ko = "B3 C3 A2 D2 B1 C1 E5 B2 C2".split()

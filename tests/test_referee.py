@@ -5,20 +5,26 @@ checked against the reference's outcome."""
 
 import json
 import os
+import shlex
+import signal
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 
 from sim.cli import main as cli
 from sim.coords import AGREE, RESUME
 from sim.engine.game import Game
 from sim.gtp.engine import EngineError, resolve
-from sim.player import Player
+from sim.player import Player, PlayerError
 from sim.referee import play_refereed
 from sim.rules import Rules
+from tests import faults
 from tests.reference import RefGame
 from tests.test_engine_vs_reference import none_for_nan
 
@@ -193,8 +199,10 @@ def test_run_with_an_engine(tmp_path, capsys):
     assert games["player_b"].iloc[0].startswith("gtp(name=gnugo,command=")
     assert len(pd.read_parquet(out / "moves")) == 4
     capsys.readouterr()
-    assert cli(["replay", "--run", str(out), "--game", "3"]) == 0
-    assert json.loads(capsys.readouterr().out)["matches"] is True
+    engine = f"gnugo={shlex.join([gnu, '--mode', 'gtp', '--level', '0'])}"
+    assert cli(["replay", "--run", str(out), "--game", "3", "--engine", engine]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["matches"] is True and result["engine_rerun"] is True
     assert cli(["sgf", str(out), "1"]) == 0
     assert "PB[gtp(name=gnugo" in capsys.readouterr().out
 
@@ -205,3 +213,182 @@ def test_run_with_an_engine(tmp_path, capsys):
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and "players.white.command" in err and "not found" in err
     assert not (tmp_path / "none").exists()
+
+
+# -- programs that cannot play, and processes left running ---------------------------------
+
+
+def gtp_config(path: Path, command: list, games=4, size=5, extra="") -> Path:
+    """A run config: the random player (Black) against a GTP program (White)."""
+    path.write_text(
+        f"board_size = {size}\ngames = {games}\nshard_size = 2\n[players.white]\nkind = 'gtp'\n"
+        f"name = 'fake'\ncommand = {json.dumps([str(c) for c in command])}\n{extra}"
+    )
+    return path
+
+
+def fake_command(*args) -> list:
+    return [sys.executable, str(FAKE), *map(str, args)]
+
+
+def pids(path: Path) -> list[int]:
+    """The processes a fake engine said it started as (``--pids``)."""
+    lines = path.read_text().split("\n") if path.exists() else []
+    return sorted({int(line.split()[0]) for line in lines if line.endswith("start")})
+
+
+def gone(pid: int) -> bool:
+    """Whether ``pid`` is gone (or a zombie), waiting up to 10 s for a SIGKILL to land."""
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                if f.read().rsplit(")", 1)[1].split()[0] == "Z":
+                    return True
+        except (FileNotFoundError, ProcessLookupError):
+            return True
+        time.sleep(0.05)
+    return False
+
+
+@pytest.mark.parametrize(
+    "where, command, size, said",
+    [
+        ("komi", ["--refuse", "komi"], 5, "fake: 'komi 6.5' refused: unacceptable"),
+        ("boardsize", ["--refuse", "boardsize"], 5, "fake: 'boardsize 5' refused: unacceptable"),
+        ("gnugo 21x21", None, 21, "'boardsize 21' refused: unacceptable size"),
+    ],
+)
+def test_a_setup_the_program_refuses_is_one_line_before_any_game(
+    where, command, size, said, tmp_path, capsys
+):
+    """The start-up check sets up a first game (boardsize, clear_board, komi): a program that
+    refuses it is one line naming the program, the command and its answer, exit 2, no run
+    folder (GNU Go plays at most 19x19)."""
+    args = [_gnugo(), "--mode", "gtp"] if command is None else fake_command("pass", *command)
+    config = gtp_config(tmp_path / "c.toml", args, size=size)
+    out = tmp_path / "run"
+    assert cli(["run", str(config), "--out", str(out), "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "players.white.command: " in err and said in err, err
+    assert not out.exists()
+
+
+def test_a_run_whose_games_keep_ending_engine_error_stops(tmp_path, capsys):
+    """A program that refuses every move of the other side (as GNU Go refuses multi-stone
+    suicides): after GIVE_UP_AFTER games in a row end engine_error the run stops, one line
+    says why, exit 2, the manifest says "stopped" and why; the program is gone."""
+    from sim.referee import GIVE_UP_AFTER
+
+    log = tmp_path / "pids"
+    config = gtp_config(tmp_path / "c.toml", fake_command("refuse", "--pids", log), games=40)
+    out = tmp_path / "run"
+    argv = ["run", str(config), "--out", str(out), "--workers", "1", "--no-progress"]
+    assert cli(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1, err
+    assert f"fake: {GIVE_UP_AFTER} games in a row ended engine_error" in err
+    assert "'play b" in err and "refused: illegal move" in err and "--resume" in err
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["status"] == "stopped" and "engine_error" in manifest["stopped_because"]
+    assert manifest["games_written"] < GIVE_UP_AFTER
+    assert all(gone(pid) for pid in pids(log))
+
+
+def test_no_engine_outlives_a_run(tmp_path, capsys):
+    """Programs that ignore the end of their input and SIGTERM: a finished run quits them
+    (the start-up check's, the workers'); one that does not answer its first command within
+    startup_timeout is killed, and the error shows what it wrote on stderr."""
+    log = tmp_path / "pids"
+    command = fake_command("pass", "--pids", log, "--stubborn")
+    config = gtp_config(tmp_path / "c.toml", command, games=4)
+    out = tmp_path / "run"
+    assert cli(["run", str(config), "--out", str(out), "--workers", "2", "--no-progress"]) == 0
+    assert len(pids(log)) == 3 and all(gone(pid) for pid in pids(log))
+    log.unlink()
+    command = fake_command("silent", "--pids", log, "--stubborn")
+    config = gtp_config(tmp_path / "d.toml", command, extra="startup_timeout = 0.5\n")
+    assert cli(["run", str(config), "--out", str(tmp_path / "d"), "--no-progress"]) == 2
+    assert "no answer to 'protocol_version'" in capsys.readouterr().err
+    assert len(pids(log)) == 1 and gone(pids(log)[0])
+    config = gtp_config(tmp_path / "e.toml", fake_command("pass", "--fail", "no network.bin"))
+    assert cli(["run", str(config), "--out", str(tmp_path / "e"), "--no-progress"]) == 2
+    assert "its stderr: no network.bin" in capsys.readouterr().err
+
+
+def test_a_timeout_kills_the_program_behind_a_wrapper(tmp_path):
+    """A program started by a shell (not exec'd) that hangs in genmove: the timeout kills its
+    whole process group, the real program too, not only the shell."""
+    log = tmp_path / "pids"
+    script = shlex.join(fake_command("hang", "--pids", log, "--stubborn")) + "; exit $?"
+    white = Player("gtp", command=["sh", "-c", script], genmove_timeout=0.5)
+    cols, _ = refereed(white, seed=1, games=1)
+    assert list(cols["ending"]) == ["engine_error"]
+    first = pids(log)[0]  # the one that hung; a fresh one was started after it
+    assert len(pids(log)) == 2 and gone(first)
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_during_a_long_genmove_leaves_no_program(signum, tmp_path):
+    """Ctrl-C (or SIGTERM) while a program thinks: the run stops with its status and the
+    program (which ignores SIGTERM) is killed with its worker."""
+    log = tmp_path / "pids"
+    command = fake_command("hang", "--pids", log, "--stubborn")
+    config = gtp_config(tmp_path / "c.toml", command, extra="genmove_timeout = 3600\n")
+    proc = faults.command("run", str(config), "--out", str(tmp_path / "run"), "--workers", "1")
+    deadline = time.monotonic() + 300
+    while "genmove" not in (log.read_text() if log.exists() else ""):
+        assert time.monotonic() < deadline and proc.poll() is None, proc.stderr.read()
+        time.sleep(0.1)
+    status, err = faults.signal_at(proc, 0, signum)
+    assert status == 128 + signum, err
+    assert all(gone(pid) for pid in pids(log))
+
+
+def test_timeouts_are_player_options():
+    """startup_timeout and command_timeout: validated like genmove_timeout, kept out of the
+    player's name (the rows of a run do not change with them)."""
+    player = Player("gtp", command="gnugo", startup_timeout=300, command_timeout=20)
+    assert player.to_dict()["startup_timeout"] == 300.0 and "timeout=300" not in player.name
+    assert player.name == Player("gtp", command="gnugo").name
+    for key in ("startup_timeout", "command_timeout"):
+        with pytest.raises(PlayerError, match=f"{key}: must be in 0.1..3,600"):
+            Player("gtp", command="gnugo", **{key: 0})
+
+
+def test_replay_of_a_stored_game_runs_no_command_from_the_folder(tmp_path, capsys):
+    """`replay --run` of a GTP program's game starts no program that the run folder names:
+    the stored moves are judged by the rules alone, and the output says so; an altered move
+    is found. `--engine NAME=COMMAND` re-plays it with the command given."""
+    log = tmp_path / "pids"
+    config = gtp_config(tmp_path / "c.toml", fake_command("pass", "--pids", log), games=4)
+    out = tmp_path / "run"
+    assert cli(["run", str(config), "--out", str(out), "--workers", "1", "--no-progress"]) == 0
+    log.unlink()
+    capsys.readouterr()
+    assert cli(["replay", "--run", str(out), "--game", "2"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["matches"] is True and result["engine_rerun"] is False
+    assert "(fake) not re-run" in result["note"] and not log.exists()
+    command = shlex.join(fake_command("pass", "--pids", log))
+    assert cli(["replay", "--run", str(out), "--game", "2", "--engine", f"fake={command}"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["matches"] is True and result["engine_rerun"] is True and len(pids(log)) == 1
+    assert cli(["replay", "--run", str(out), "--game", "2", "--engine", "gnugo=gnugo"]) == 2
+    assert "no gtp player named 'gnugo' (its gtp players: fake)" in capsys.readouterr().err
+    moves = out / "moves" / "part-00001.parquet"
+    table = pq.read_table(moves)
+    actions = table["actions"].to_pylist()
+    actions[0][0] = (actions[0][0] + 1) % 25  # Black's first move elsewhere
+    pq.write_table(table.set_column(1, "actions", pa.array(actions, table["actions"].type)), moves)
+    assert cli(["replay", "--run", str(out), "--game", "2"]) == 1
+    assert json.loads(capsys.readouterr().out)["matches"] is False
+
+
+def test_a_program_that_is_not_executable(tmp_path, capsys):
+    script = tmp_path / "engine.sh"
+    script.write_text("#!/bin/sh\n")
+    config = gtp_config(tmp_path / "c.toml", [script])
+    assert cli(["run", str(config), "--out", str(tmp_path / "run"), "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"program '{script}' is not executable" in err

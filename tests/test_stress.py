@@ -32,6 +32,7 @@ def test_a_stress_config_expands_into_runs():
         "suicides": ["none"],
         "players": ["random", {"kind": "kofight", "threat_rate": 1.0}],
         "max_actions": 40,
+        "record_moves": "cycles",
     }
     runs = stress_runs(raw, "s.toml")
     assert [r.name for r in runs] == [
@@ -63,8 +64,29 @@ def test_a_stress_config_expands_into_runs():
 )
 def test_bad_stress_keys(raw, message):
     with pytest.raises(UserError, match="^s.toml: ") as err:
-        stress_runs(raw, "s.toml")
+        stress_runs({"record_moves": "cycles", **raw}, "s.toml")
     assert message in str(err.value)
+
+
+def test_a_set_of_one_run_and_a_set_without_stored_moves(tmp_path, capsys):
+    """One run makes a table and its example games (the table's run labels of one run); a
+    set that stores no moves, which its example games need, is one line before any game."""
+    config = tmp_path / "s.toml"
+    text = 'games = 20\nsetup = ["triple_ko"]\nrepetitions = ["no_result"]\nsuicides = ["multi"]\n'
+    config.write_text(text + 'players = ["kofight"]\nrecord_moves = "cycles"\n')
+    out = tmp_path / "out"
+    args = ["stress", str(config), "--out", str(out), "--workers", "1", "--no-progress"]
+    assert cli(args) == 0
+    assert len(list(csv.DictReader((out / "stress.csv").open()))) == 1
+    assert [p.name.split(".")[0] for p in (out / "sgf").iterdir()] == [
+        "triple_ko-no_result-multi-kofight"
+    ]
+    config.write_text(text)
+    capsys.readouterr()
+    assert cli([*args[:3], str(tmp_path / "none")]) == 2
+    err = capsys.readouterr().err
+    assert "key 'record_moves': the example games are stored cycle games" in err
+    assert err.count("\n") == 1 and not (tmp_path / "none").exists()
 
 
 def test_stress_runs_writes_the_table_and_example_games(tmp_path, capsys):
@@ -107,7 +129,8 @@ def test_games_option_and_a_table_that_fits_the_terminal(tmp_path, capsys, monke
     out columns that stress.csv keeps."""
     config = tmp_path / "s.toml"
     config.write_text(
-        'games = 1_000_000\nseed = 3\nsetup = ["triple_ko"]\nrepetitions = ["no_result", '
+        'games = 1_000_000\nseed = 3\nrecord_moves = "cycles"\nsetup = ["triple_ko"]\n'
+        'repetitions = ["no_result", '
         '"basic_ko"]\nsuicides = ["multi"]\nplayers = ["kofight"]\n'
     )
     out = tmp_path / "out"

@@ -12,6 +12,8 @@ exit status is then 2.
 
 ``--run RUN_DIR --game GAME_ID`` re-plays a stored game instead (``sim.run.stored``) and prints
 the comparison with its stored row as one JSON object: exit status 0 if it matches, 1 if not.
+A GTP program's game is re-played with the program only with ``--engine NAME=COMMAND``;
+otherwise its stored moves are judged by the rules alone (the object says so).
 """
 
 import json
@@ -114,14 +116,22 @@ def _stored(args) -> int:
     """Print the comparison of a stored game with its re-play; 0 if they match, 1 if not."""
     if args.run is None or args.game is None or args.moves or args.from_file:
         raise UserError("--run and --game go together, without moves or --from-file")
+    commands = {}
+    for pair in args.engine:
+        name, sep, command = pair.partition("=")
+        if not sep or not name.strip() or not command.strip():
+            raise UserError(f"--engine {pair}: expected NAME=COMMAND")
+        commands[name.strip()] = command
     from sim.run.stored import replay_stored  # the dataset layer (pyarrow) only for stored games
 
-    result = replay_stored(args.run, args.game)
+    result = replay_stored(args.run, args.game, commands)
     print(json.dumps(result))
     return 0 if result["matches"] else 1
 
 
 def main(args) -> int:
+    if args.engine and args.run is None:
+        raise UserError("--engine goes with --run and --game")
     if args.run is not None or args.game is not None:
         return _stored(args)
     setup = _setup(args)

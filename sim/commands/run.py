@@ -7,7 +7,8 @@ is printed again and nothing is played; incomplete, it is resumed as with ``--re
 folder that holds another run is refused, saying what to type.
 
 Exit status: 0 complete, 1 shards failed (the run is incomplete), 2 bad input or a file that
-cannot be written (``UserError``), 130 Ctrl-C, 143 SIGTERM."""
+cannot be written (``UserError``; also when a worker's shard stops the run: a full disk, a GTP
+program whose games keep ending ``engine_error``), 130 Ctrl-C, 143 SIGTERM."""
 
 from __future__ import annotations
 
@@ -20,8 +21,9 @@ from pathlib import Path
 from sim.config import load_config
 from sim.dataset.check import RunState
 from sim.dataset.layout import LOG, format_ranges
+from sim.errors import UserError
 from sim.run.folder import check_folder, same_run
-from sim.run.runner import Terminated, run
+from sim.run.runner import Terminated, check_workers, run
 
 _STOPPED = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated"}
 
@@ -62,6 +64,8 @@ def _summary(state: RunState) -> str:
 def main(args) -> int:
     cfg = load_config(args.config, games=args.games, seed=args.seed)
     workers = args.workers if args.workers is not None else (os.cpu_count() or 1)
+    if args.scheduler is None:
+        check_workers([cfg], workers)
     run_dir = Path(args.out) if args.out is not None else Path("results") / cfg.name
     again = _resume_command(args, run_dir)
     resume = args.resume
@@ -103,6 +107,11 @@ def main(args) -> int:
             file=sys.stderr,
         )
         return 128 + result.interrupted
+    if result.stopped:
+        raise UserError(
+            f"{result.stopped}; the run stopped with {len(state.done)} of {cfg.n_shards} shards "
+            f"written (see {run_dir / LOG}); to go on once that is fixed: {again}"
+        )
     if not state.complete:
         for shard, reason in sorted(result.failures.items()):
             print(f"jpdsim run: shard {shard} failed: {reason}", file=sys.stderr)

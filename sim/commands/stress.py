@@ -8,7 +8,9 @@ example game per position and run that ended ``cycle`` or ``four_virtual`` as
 status 1 if any).
 
 A stress config is a run config (``sim.config``) whose ``setup`` may be ``"corpus"`` (every
-corpus position) and which takes lists instead of single values for three keys:
+corpus position), whose ``record_moves`` must store the cycle games (``"cycles"`` or
+``"all"``: the example SGFs are stored games; a set without is refused before any game) and
+which takes lists instead of single values for three keys:
 
 =============== ================================================== =======================
 key             meaning                                            default
@@ -39,6 +41,7 @@ from typing import TYPE_CHECKING
 
 from sim.config import RunConfig, config_from_dict
 from sim.errors import UserError
+from sim.files import read_text
 from sim.player import Player, PlayerError
 from sim.schema import REPETITIONS, RULESETS, SUICIDES
 from sim.setups import corpus_names, load_setup
@@ -98,6 +101,11 @@ def stress_runs(raw: dict, where: str) -> list[RunConfig]:
     twice = next((n for i, n in enumerate(names) if n in names[:i]), None)
     if twice:
         raise UserError(f"{where}: two runs would be named {twice} (setups or players alike)")
+    if runs[0].record_moves == "none":
+        raise UserError(
+            f"{where}: key 'record_moves': the example games are stored cycle games; set it "
+            f'to "cycles" (or "all")'
+        )
     return runs
 
 
@@ -106,11 +114,13 @@ def load_stress(path: str | Path, games: int | None = None) -> list[RunConfig]:
     option); UserError names the file and the key, or the option."""
     path = Path(path)
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        raw = tomllib.loads(read_text(path))
     except OSError as err:
         raise UserError(f"{path}: cannot read stress config ({err.strerror})") from None
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
+    except tomllib.TOMLDecodeError as err:
         raise UserError(f"{path}: not a TOML file: {err}") from None
+    except ValueError as err:
+        raise UserError(f"{path}: cannot read stress config ({err})") from None
     runs = stress_runs(raw, str(path))
     if games is None:
         return runs
@@ -174,11 +184,13 @@ def console_table(table: pd.DataFrame, width: int) -> str:
 
 
 def main(args) -> int:
-    from sim.run.runner import run  # the runner (and numba in its workers) once the config holds
+    # the runner (and numba in its workers) once the config holds
+    from sim.run.runner import check_workers, run
 
     runs = load_stress(args.config, args.games)
     out = Path(args.out) if args.out is not None else Path("results") / Path(args.config).stem
     workers = args.workers if args.workers is not None else (os.cpu_count() or 1)
+    check_workers(runs, workers)
     t0, played = time.perf_counter(), 0
     for k, cfg in enumerate(runs, 1):
         run_dir = out / cfg.name
@@ -195,6 +207,8 @@ def main(args) -> int:
         if result.interrupted:
             print(f"jpdsim stress: stopped; run it again to go on ({run_dir})", file=sys.stderr)
             return 128 + result.interrupted
+        if result.stopped:
+            raise UserError(f"{run_dir}: {result.stopped}; run it again to go on")
         if not result.state.complete:
             print(f"jpdsim stress: {run_dir} is incomplete (see its run.log)", file=sys.stderr)
             return 1

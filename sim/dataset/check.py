@@ -21,6 +21,7 @@ from sim.dataset.layout import (
     RUN_COLUMNS,
     TMP,
     format_ranges,
+    newer_schema,
     part_name,
     run_constants,
 )
@@ -83,7 +84,12 @@ class RunState:
 
 
 class _Bad(Exception):
-    """A file that must not be read as part of the run; str is the reason."""
+    """A file that must not be read as part of the run; str is the reason. ``newer``: it was
+    written by a newer jpdsim (to be read by an upgraded one, not played again)."""
+
+    def __init__(self, reason: str, newer: bool = False):
+        super().__init__(reason)
+        self.newer = newer
 
 
 def _open(path: Path, dictionary: list[str] | None = None) -> pq.ParquetFile:
@@ -103,10 +109,10 @@ def _check_schema(pf: pq.ParquetFile, expected: pa.Schema) -> None:
     if version is None:
         raise _Bad("foreign file: no jpdsim schema version in its metadata")
     if version != SCHEMA_VERSION.encode():
-        raise _Bad(
-            f"schema version {version.decode(errors='replace')}, this jpdsim writes "
-            f"{SCHEMA_VERSION}"
-        )
+        text = version.decode(errors="replace")
+        if newer_schema(text):
+            raise _Bad(f"written by a newer jpdsim (schema version {text})", newer=True)
+        raise _Bad(f"schema version {text}, this jpdsim writes {SCHEMA_VERSION}")
     if (schema.metadata or {}).get(b"jpdsim.kind") != (expected.metadata or {}).get(b"jpdsim.kind"):
         raise _Bad("foreign file: a games file in moves/ or a moves file in games/")
     if not schema.equals(expected, check_metadata=False):
@@ -188,31 +194,49 @@ def _check_moves_file(pf: pq.ParquetFile, cfg: RunConfig, index: int, verify: bo
         raise _Bad(f"game ids are not increasing within {ids.start}..{ids.stop - 1}")
 
 
-def _fault(path: Path, reason, shard: int | None) -> UserError:
-    """The one-line error for a file of a run folder, with what to do about it."""
-    todo = (
-        f"move it away, then `jpdsim run CONFIG --out {path.parent.parent} --resume` plays "
-        f"shard {shard} again"
-        if shard is not None
-        else "move it out of the run folder"
-    )
-    return UserError(f"{path}: {reason}; {todo}")
+def _faults(run_dir: Path, faults: list) -> UserError:
+    """The one-line error for the files (path, _Bad, shard or None) of a run folder that must
+    not be read, with what to do about them."""
+    named = "; ".join(f"{path}: {err}" for path, err, _ in faults)
+    damaged = [shard for _, err, shard in faults if shard is not None and not err.newer]
+    stray = sum(shard is None for _, _, shard in faults)
+    todo = []
+    if any(err.newer for _, err, _ in faults):
+        todo.append(f"this jpdsim reads schema version {SCHEMA_VERSION}: upgrade jpdsim")
+    if damaged:
+        shards = sorted(set(damaged))
+        todo.append(
+            f"move {'them' if len(damaged) > 1 else 'it'} away, then `jpdsim run CONFIG --out "
+            f"{run_dir} --resume` plays shard{'s' * (len(shards) > 1)} "
+            f"{format_ranges(shards)} again"
+        )
+    if stray:
+        todo.append(f"move {'them' if stray > 1 else 'it'} out of the run folder")
+    return UserError(f"{named}; {'; '.join(todo)}")
 
 
-def check_run(run_dir: str | Path, verify: bool = False, manifest: dict | None = None) -> RunState:
+def check_run(
+    run_dir: str | Path,
+    verify: bool = False,
+    manifest: dict | None = None,
+    shards: set | None = None,
+) -> RunState:
     """Check every file of a run folder against its manifest and return what is there.
 
-    Raises UserError (path, one-line reason and what to do) for the first file in ``games/``
-    or ``moves/`` that is not a whole shard of this run: unreadable, truncated, foreign schema,
-    rows or game ids that do not fit its shard, values of another run, or any unexpected name.
-    Cheap by default (footers, game ids and the run's constant columns); ``verify=True`` reads
-    every page (checksums). ``manifest``: check against this one instead of manifest.json.
+    Raises one UserError (each path with its one-line reason, and what to do) for the files in
+    ``games/`` or ``moves/`` that are not whole shards of this run: unreadable, truncated,
+    foreign or newer schema, rows or game ids that do not fit its shard, values of another
+    run, or any unexpected name. Cheap by default (footers, game ids and the run's constant
+    columns); ``verify=True`` reads every page (checksums). ``manifest``: check against this
+    one instead of manifest.json. ``shards``: open only these shards' files (the others are
+    counted by their names: reading one game of a run of many shards).
     """
     run_dir = Path(run_dir)
     if manifest is None:
         manifest = read_manifest(run_dir)
     cfg = config_from_dict(manifest["config"], f"{run_dir / MANIFEST} (config)")
     state = RunState(run_dir, manifest, cfg)
+    faults = []
     for sub, found, check in (
         (GAMES, state.games_shards, _check_games_file),
         (MOVES, state.moves_shards, _check_moves_file),
@@ -221,7 +245,7 @@ def check_run(run_dir: str | Path, verify: bool = False, manifest: dict | None =
         if not folder.exists():
             continue
         if not folder.is_dir():
-            raise _fault(folder, "expected a folder", None)
+            raise _faults(run_dir, [(folder, _Bad("expected a folder"), None)])
         for path in sorted(folder.iterdir()):
             if TMP.fullmatch(path.name):
                 state.leftovers.append(path)
@@ -245,10 +269,14 @@ def check_run(run_dir: str | Path, verify: bool = False, manifest: dict | None =
                 if sub == MOVES and cfg.record_moves == "none":
                     raise _Bad('this run records no moves (record_moves = "none")')
                 shard = index
-                check(_open(path), cfg, index, verify)
+                if shards is None or index in shards:
+                    check(_open(path), cfg, index, verify)
             except _Bad as err:
-                raise _fault(path, err, shard) from None
+                faults.append((path, err, shard))
+                continue
             found.add(index)
+    if faults:
+        raise _faults(run_dir, faults)
     return state
 
 
@@ -261,4 +289,5 @@ def read_part(
     try:
         return _read(_open(path, dictionary), columns)
     except _Bad as err:
-        raise _fault(path, err, int(PART.fullmatch(path.name).group(1))) from None
+        shard = int(PART.fullmatch(path.name).group(1))
+        raise _faults(path.parent.parent, [(path, err, shard)]) from None

@@ -80,3 +80,8 @@ def run_constants(cfg: RunConfig) -> dict:
             ),
         )
     )
+
+
+def newer_schema(version) -> bool:
+    """Whether a schema version (of a file or a manifest) is newer than this jpdsim's."""
+    return str(version).isdigit() and int(version) > int(SCHEMA_VERSION)

@@ -12,9 +12,10 @@ from importlib import metadata
 from pathlib import Path
 
 import sim
-from sim.dataset.layout import GAMES, MANIFEST
+from sim.dataset.layout import GAMES, MANIFEST, newer_schema
 from sim.dataset.write import write_text_atomic
 from sim.errors import UserError
+from sim.schema import SCHEMA_VERSION
 
 
 def now() -> str:
@@ -93,4 +94,9 @@ def read_manifest(run_dir: str | Path) -> dict:
         raise UserError(f"{path}: unreadable manifest ({err})") from None
     if not isinstance(manifest, dict) or not isinstance(manifest.get("config"), dict):
         raise UserError(f"{path}: not a jpdsim manifest (no config table)")
+    if newer_schema(manifest.get("schema_version")):
+        raise UserError(
+            f"{path}: written by a newer jpdsim (schema version {manifest['schema_version']}); "
+            f"this jpdsim reads schema version {SCHEMA_VERSION}: upgrade jpdsim"
+        )
     return manifest

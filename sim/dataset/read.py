@@ -1,5 +1,6 @@
 """Reading a run: all its games as one table (``read_games``), or one stored game with its
-actions (``load_game``); both check the run first (``sim.dataset.check.check_run``)."""
+actions (``load_game``); both check the run first (``sim.dataset.check.check_run``: every
+shard, or the game's own)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,10 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
+from sim.config import config_from_dict
 from sim.dataset.check import RunState, check_run, read_part
-from sim.dataset.layout import GAMES, MOVES, part_name
+from sim.dataset.layout import GAMES, MANIFEST, MOVES, part_name
+from sim.dataset.manifest import read_manifest
 from sim.errors import UserError
 from sim.schema import GAME_SCHEMA
 
@@ -42,12 +45,14 @@ def read_games(
 
 
 def load_game(run_dir: str | Path, game_id: int) -> tuple[RunState, dict, list[int] | None]:
-    """One stored game: (the checked run, its row as a dict in GAME_SCHEMA order, its actions
-    or None when the run did not record this game's moves). UserError for an unknown game or
-    a game whose shard is not written."""
+    """One stored game: (the run, its row as a dict in GAME_SCHEMA order, its actions or None
+    when the run did not record this game's moves). Only the files of the game's shard are
+    opened and checked (the others are counted by name), so that a damaged shard blocks only
+    its own games. UserError for an unknown game, a game whose shard is not written, or a
+    moves file that the run wrote and that is gone."""
     run_dir = Path(run_dir)
-    state = check_run(run_dir)
-    cfg = state.config
+    manifest = read_manifest(run_dir)
+    cfg = config_from_dict(manifest["config"], f"{run_dir / MANIFEST} (config)")
     if (
         isinstance(game_id, bool)
         or not isinstance(game_id, (int, np.integer))
@@ -55,6 +60,7 @@ def load_game(run_dir: str | Path, game_id: int) -> tuple[RunState, dict, list[i
     ):
         raise UserError(f"{run_dir}: no game {game_id} (game ids are 0..{cfg.games - 1})")
     game_id, shard = int(game_id), int(game_id) // cfg.shard_size
+    state = check_run(run_dir, manifest=manifest, shards={shard})
     if shard not in state.games_shards:
         raise UserError(
             f"{run_dir}: game {game_id} is in shard {shard}, which the run has not "
@@ -62,11 +68,17 @@ def load_game(run_dir: str | Path, game_id: int) -> tuple[RunState, dict, list[i
         )
     games = read_part(run_dir / GAMES / part_name(shard))
     row = games.slice(game_id - cfg.shard_range(shard).start, 1).to_pylist()[0]
-    actions = None
-    if shard in state.moves_shards:
-        moves = read_part(run_dir / MOVES / part_name(shard))
-        ids = moves.column("game_id").to_numpy()
-        pos = int(np.searchsorted(ids, game_id))
-        if pos < len(ids) and ids[pos] == game_id:
-            actions = moves.column("actions")[pos].as_py()
-    return state, row, actions
+    if shard not in state.moves_shards:
+        if cfg.record_moves != "none":
+            raise UserError(
+                f"{run_dir / MOVES / part_name(shard)}: missing (the moves of shard {shard}, "
+                f"record_moves = {cfg.record_moves!r}); `jpdsim run CONFIG --out {run_dir} "
+                f"--resume` plays shard {shard} again"
+            )
+        return state, row, None
+    moves = read_part(run_dir / MOVES / part_name(shard))
+    ids = moves.column("game_id").to_numpy()
+    pos = int(np.searchsorted(ids, game_id))
+    if pos < len(ids) and ids[pos] == game_id:
+        return state, row, moves.column("actions")[pos].as_py()
+    return state, row, None

@@ -3,6 +3,7 @@ atomic writes (a temporary name, renamed once the file is whole)."""
 
 from __future__ import annotations
 
+import errno
 import os
 import tempfile
 from pathlib import Path
@@ -22,6 +23,7 @@ from sim.dataset.layout import (
     run_constants,
     tmp_name,
 )
+from sim.errors import UserError
 from sim.schema import GAME_SCHEMA
 
 _WRITE_OPTIONS = dict(compression="zstd", write_page_checksum=True)
@@ -82,7 +84,8 @@ def moves_table(game_ids: np.ndarray, moves: list, mask: np.ndarray) -> pa.Table
 
 
 def write_atomic(table: pa.Table, path: Path, tmp: Path) -> None:
-    """Write a Parquet file under ``tmp`` and rename it to ``path`` once it is whole."""
+    """Write a Parquet file under ``tmp`` and rename it to ``path`` once it is whole; a full
+    disk is a UserError naming the file."""
     try:
         pq.write_table(
             table,
@@ -91,8 +94,10 @@ def write_atomic(table: pa.Table, path: Path, tmp: Path) -> None:
             write_statistics=[c for c in table.column_names if c in _STATISTICS],
         )
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as err:
         tmp.unlink(missing_ok=True)
+        if isinstance(err, OSError) and err.errno in (errno.ENOSPC, errno.EDQUOT):
+            raise UserError(f"{path}: cannot write ({os.strerror(err.errno)})") from None
         raise
 
 

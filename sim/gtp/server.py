@@ -163,19 +163,22 @@ class GtpServer:
 
     def _new_game(self, rules: Rules):
         """Start a new game under ``rules`` (the next game of the session if the current
-        one has an action)."""
+        one has an action); all or nothing: the players' work arrays and the game are made
+        first, so that a failure (no memory for a larger board) leaves the session as it
+        was."""
+        shape = (rules.board_size, rules.max_actions)
+        native = self.native if shape == self._shape else None
+        if native is None:
+            native = NativePlayers(rules, self.player, self.player, self.virtual_rate)
+        game = Game(rules, exact=False)
         if self._history:
             self._number += 1
-        self.rules = rules
-        shape = (rules.board_size, rules.max_actions)
-        if shape != self._shape:
-            self.native = NativePlayers(rules, self.player, self.player, self.virtual_rate)
-            self._shape = shape
+        self.rules, self.native, self._shape = rules, native, shape
         self.native.set_rules(rules)
         self.native.start(self.seed, self._number)
         self._history = []
         self._searched = 0
-        self._set_game(Game(rules, exact=False))
+        self._set_game(game)
 
     def _set_game(self, game: Game):
         self.game = game
@@ -233,7 +236,10 @@ class GtpServer:
             raise GtpError("boardsize not an integer") from None
         if not MIN_SIZE <= size <= MAX_SIZE:
             raise GtpError("unacceptable size")
-        self._new_game(self.rules.with_(board_size=size, max_actions=self._cap))
+        try:
+            self._new_game(self.rules.with_(board_size=size, max_actions=self._cap))
+        except MemoryError:
+            raise GtpError("unacceptable size (no memory for the player's search)") from None
         return ""
 
     def _komi(self, args):

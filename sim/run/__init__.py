@@ -21,7 +21,10 @@ How a run goes:
    (which ignore SIGINT from their start: the runner decides), removes their temporary files,
    marks the manifest "interrupted" and says how to resume. A worker that dies or fails is
    reported with its shard; the run then ends with the list of missing shards and exit status
-   1. A manifest that cannot be written (disk full) is a one-line ``UserError``.
+   1. A manifest that cannot be written (disk full) is a one-line ``UserError``; so is a
+   worker's ``UserError`` (a full disk, a GTP program whose games keep ending
+   ``engine_error``), which stops the run: no more shards, the manifest "stopped" with the
+   reason in ``stopped_because``.
 4. ``--resume`` checks that the folder's manifest holds the same config (or writes a deleted
    manifest again from the config), verifies every stored file
    (``sim.dataset.check.check_run(verify=True)``), removes the temporary files of a killed run,

@@ -6,17 +6,25 @@ import logging
 from pathlib import Path
 
 from sim.config import RunConfig
+from sim.errors import UserError
 from sim.run.shard import play_shard
 
 log = logging.getLogger("jpdsim.runner")
 
 
 def run_on_dask(
-    cfg: RunConfig, run_dir: Path, pending: list[int], address: str, on_done, failures: dict
+    cfg: RunConfig,
+    run_dir: Path,
+    pending: list[int],
+    address: str,
+    on_done,
+    failures: dict,
+    on_stop,
 ) -> None:
     """Play the shards as tasks of a Dask distributed cluster at ``address``: the same
-    ``play_shard`` as a local worker, so the same rows. The run folder must be on a file system
-    that every Dask worker sees; the workers' logs stay with Dask."""
+    ``play_shard`` as a local worker, so the same rows (callbacks as ``sim.run.pool.Pool``'s;
+    a ``UserError`` stops the run). The run folder must be on a file system that every Dask
+    worker sees; the workers' logs stay with Dask."""
     from distributed import Client, as_completed
 
     with Client(address) as client:
@@ -34,6 +42,9 @@ def run_on_dask(
                     on_done(index, future.result())
                     continue
                 err = future.exception()
+                if isinstance(err, UserError):
+                    on_stop(index, str(err))
+                    break
                 first = (str(err).strip().splitlines() or [""])[0]
                 failures[index] = f"{type(err).__name__}: {first}"
                 log.error("shard %d failed on Dask: %s", index, failures[index])

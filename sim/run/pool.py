@@ -2,8 +2,11 @@
 plays it (``sim.run.shard.play_shard``) and sends back its result and its log records.
 
 Messages from a worker: ``("log", record)``, ``("done", shard, games)``, ``("failed", shard,
-reason, traceback)``, ``("fatal", traceback)`` (it could not start). To a worker: a shard index,
-or None (no more: exit). The workers read the test hooks described in ``sim.run``.
+reason, traceback)``, ``("stop", shard, reason)`` (a ``UserError``: a full disk, a GTP program
+that cannot play; no shard after it could do better), ``("fatal", traceback)`` (it could not
+start). To a worker: a shard index, or None (no more: quit its GTP programs and exit). A
+worker stopped by SIGTERM kills its GTP programs first. The workers read the test hooks
+described in ``sim.run``.
 """
 
 from __future__ import annotations
@@ -24,6 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sim.config import RunConfig, config_from_dict
+from sim.errors import UserError
+from sim.gtp.engine import close_all, kill_all
 from sim.run.shard import play_shard
 
 log = logging.getLogger("jpdsim.runner")
@@ -57,8 +62,16 @@ def _die_with_parent(parent_pid: int) -> None:
         os._exit(1)
 
 
+def _killed(signum, frame) -> None:
+    """SIGTERM in a worker: its GTP programs are killed, then it dies by the signal."""
+    kill_all()
+    signal.signal(signum, signal.SIG_DFL)
+    os.kill(os.getpid(), signum)
+
+
 def _worker_main(conn, run_dir: str, cfg_dict: dict, parent_pid: int) -> None:
     _die_with_parent(parent_pid)
+    signal.signal(signal.SIGTERM, _killed)
     root = logging.getLogger()
     root.handlers[:] = [logging.handlers.QueueHandler(_PipeQueue(conn))]
     root.setLevel(logging.INFO)
@@ -79,13 +92,17 @@ def _worker_main(conn, run_dir: str, cfg_dict: dict, parent_pid: int) -> None:
         except (EOFError, OSError):
             return
         if index is None:  # every shard is written and every log line sent: skip the
-            conn.close()  # interpreter's teardown (about 0.3 s with numba and pyarrow loaded)
+            close_all()  # interpreter's teardown (about 0.3 s with numba and pyarrow loaded)
+            conn.close()
             os._exit(0)
         t = time.perf_counter()
         if crash is not None and index == int(crash):
             os._exit(70)
         try:
             n = play_shard(cfg, Path(run_dir), index)
+        except UserError as err:
+            conn.send(("stop", index, str(err)))
+            continue
         except Exception as err:  # noqa: BLE001 - reported with its shard; the worker goes on
             first = (str(err).strip().splitlines() or [""])[0]
             conn.send(("failed", index, f"{type(err).__name__}: {first}", traceback.format_exc()))
@@ -140,8 +157,9 @@ def _exit_reason(code: int | None) -> str:
 
 class Pool:
     """Worker processes fed one shard at a time over private pipes: ``on_done(shard, games)``
-    for each shard written, ``failures[shard] = reason`` for each shard that failed. ``start``
-    starts the workers, ``run`` waits for them, ``terminate`` stops them."""
+    for each shard written, ``failures[shard] = reason`` for each shard that failed,
+    ``on_stop(shard, reason)`` for a shard that stops the run. ``start`` starts the workers,
+    ``run`` waits for them, ``terminate`` stops them."""
 
     def __init__(
         self,
@@ -151,11 +169,12 @@ class Pool:
         pending: list[int],
         on_done,
         failures: dict,
+        on_stop,
     ):
         self.ctx = multiprocessing.get_context("spawn")
         self.cfg_dict, self.run_dir = cfg.to_dict(), str(run_dir)
         self.pending = deque(pending)
-        self.on_done, self.failures = on_done, failures
+        self.on_done, self.failures, self.on_stop = on_done, failures, on_stop
         self.workers: list[_Worker] = []
         self.started = 0
         self.failed_in_a_row = 0
@@ -208,6 +227,11 @@ class Pool:
         elif kind == "failed":
             log.error("worker %s failed on shard %d:\n%s", w.proc.name, msg[1], msg[3].rstrip())
             self._fail(msg[1], msg[2])
+            self._feed(w)
+        elif kind == "stop":
+            log.error("shard %d: %s; no more shards are started", msg[1], msg[2])
+            self.on_stop(msg[1], msg[2])
+            self.stopping = True
             self._feed(w)
         elif kind == "fatal":
             log.error("worker %s could not start:\n%s", w.proc.name, msg[1].rstrip())

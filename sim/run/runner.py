@@ -4,7 +4,9 @@ logging to ``run.log``, stopping cleanly on Ctrl-C or SIGTERM (how a run goes: `
 from __future__ import annotations
 
 import logging
+import os
 import signal
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,6 +34,7 @@ class RunResult:
     state: RunState
     failures: dict = field(default_factory=dict)  # shard -> one-line reason
     interrupted: int = 0  # the signal that stopped the run (SIGINT, SIGTERM), 0 if none
+    stopped: str | None = None  # why the run stopped early (a worker's UserError), or None
     games_played: int = 0
     seconds: float = 0.0
 
@@ -105,18 +108,55 @@ def run(
             signal.signal(signal.SIGTERM, old_term)
 
 
+#: What a worker takes before its search trees (Python, numpy, numba, pyarrow, the kernels).
+WORKER_BYTES = 200 * 2**20
+
+
+def check_workers(configs: list[RunConfig], workers: int) -> None:
+    """Before a run (or a set of runs) starts ``workers`` local workers: UserError when they
+    need more memory than the machine has (``WORKER_BYTES`` each, plus the search trees of
+    ``sim.player``'s formula), a line on stderr when there are more of them than cores."""
+    need = max(
+        WORKER_BYTES + 200 * p.visits * (cfg.rules.board_size**2 + 2) * p.searches
+        for cfg in configs
+        for p in (cfg.black, cfg.white)
+    )
+    memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    if workers * need > memory:
+        raise UserError(
+            f"option --workers: {workers} workers need about {workers * need / 2**30:,.1f} GiB "
+            f"({need / 2**20:,.0f} MiB each), more than this machine's "
+            f"{memory / 2**30:,.1f} GiB: use at most {max(1, memory // need)}"
+        )
+    cores = os.cpu_count() or 1
+    if workers > cores:
+        sys.stderr.write(
+            f"jpdsim: --workers {workers}: more workers than the {cores} cores; they share "
+            f"them (no faster than {cores})\n"
+        )
+
+
 def _check_engines(cfg: RunConfig) -> None:
-    """Start and quit each GTP program once, before any game: a program that is missing or
-    does not speak GTP is one UserError naming its key."""
-    from sim.gtp.engine import EngineError, GtpEngine
+    """Start each GTP program once before any game, set up its first game (``boardsize``,
+    ``clear_board``, ``komi``, ``set_random_seed``) and quit it: a program that is missing,
+    does not speak GTP or refuses the set-up is one UserError naming its key, the program, the
+    command and its answer."""
+    from sim.gtp.engine import EngineError, GtpEngine, engine_komi, engine_seed
 
     for colour in ("black", "white"):
         player = getattr(cfg, colour)
         if player.kind == "gtp":
             try:
-                GtpEngine(player.command, player.genmove_timeout).close()
+                engine = GtpEngine.of(player)
             except EngineError as e:
                 raise UserError(f"players.{colour}.command: {e}") from None
+            try:
+                komi = engine_komi(player, cfg.rules)
+                engine.new_game(cfg.rules.board_size, komi, engine_seed(cfg.seed, 0))
+            except EngineError as e:
+                raise UserError(f"players.{colour}.command: {engine.name}: {e}") from None
+            finally:
+                engine.close()
 
 
 def _check_setups(cfg: RunConfig) -> None:
@@ -195,6 +235,10 @@ def _run_locked(cfg, run_dir, workers, resume, progress, config_file, scheduler)
             # at most once a second, and at most 5% of the time (a run of very many shards)
             next_record = time.monotonic() + max(1.0, 20 * (time.monotonic() - t))
 
+    def on_stop(index, reason):
+        result.failures[index] = reason
+        result.stopped = result.stopped or reason
+
     try:
         log.info(
             "%s run %s: %d games, %d shards of %d, %d to play, %d workers, seed %d",
@@ -208,10 +252,10 @@ def _run_locked(cfg, run_dir, workers, resume, progress, config_file, scheduler)
             cfg.seed,
         )
         if pending and scheduler:
-            run_on_dask(cfg, run_dir, pending, scheduler, on_done, result.failures)
+            run_on_dask(cfg, run_dir, pending, scheduler, on_done, result.failures, on_stop)
         elif pending:
             bar.set_postfix_str("starting workers")
-            pool = Pool(cfg, run_dir, workers, pending, on_done, result.failures)
+            pool = Pool(cfg, run_dir, workers, pending, on_done, result.failures, on_stop)
             pool.start()
             _import_pandas()
             pool.run()
@@ -234,8 +278,13 @@ def _run_locked(cfg, run_dir, workers, resume, progress, config_file, scheduler)
                 if result.state.complete
                 else "interrupted"
                 if result.interrupted
+                else "stopped"
+                if result.stopped
                 else "incomplete"
             )
+            manifest.pop("stopped_because", None)
+            if status == "stopped":
+                manifest["stopped_because"] = result.stopped
             session.update(
                 ended=now(), games_played=result.games_played, seconds=round(result.seconds, 3)
             )
@@ -244,7 +293,8 @@ def _run_locked(cfg, run_dir, workers, resume, progress, config_file, scheduler)
             except UserError as err:
                 log.error("%s", err)
                 raise UserError(
-                    f"{err}; {len(result.state.done)} of {cfg.n_shards} shards are written and "
+                    f"{result.stopped + ', then ' if result.stopped else ''}{err}; "
+                    f"{len(result.state.done)} of {cfg.n_shards} shards are written and "
                     f"whole: once there is room, --resume records them"
                 ) from None
             log.info(

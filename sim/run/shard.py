@@ -28,11 +28,14 @@ def _play_function(engines: bool):
     return play_batch
 
 
-def play_table(cfg: RunConfig, game_ids: np.ndarray, record_moves: bool):
-    """Play ``game_ids`` under ``cfg``: (GAME_SCHEMA table, moves or None)."""
+def play_table(cfg: RunConfig, game_ids: np.ndarray, record_moves: bool, players=None):
+    """Play ``game_ids`` under ``cfg``: (GAME_SCHEMA table, moves or None). ``players``: who
+    plays instead of ``cfg``'s (``{"black": Player}``: a GTP program given on the command
+    line); the rows still name ``cfg``'s."""
     play = _play_function(cfg.engines)
     ids = np.asarray(game_ids, dtype=np.int64)
-    columns, moves = play(game_ids=ids, record_moves=record_moves, arrow=True, **cfg.play_kwargs())
+    kwargs = {**cfg.play_kwargs(), **(players or {})}
+    columns, moves = play(game_ids=ids, record_moves=record_moves, arrow=True, **kwargs)
     return games_table(cfg, ids, columns), moves
 
 

@@ -5,18 +5,23 @@ The run's config comes from its ``manifest.json``; ``sim.run.shard.play_table`` 
 game id, and every column of the stored row (and the stored action sequence, when the run
 recorded this game's moves) is compared with the new result. Since a game depends only on
 (seed, game id), any difference means the engine changed (or the file was altered) since the
-run was written.
+run was written. A game a GTP program played is judged from its stored moves by the rules
+alone unless the command line names the program's command (``replay_loaded``).
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 
 from sim.dataset.check import RunState
 from sim.dataset.read import load_game
+from sim.dataset.write import games_table
+from sim.errors import UserError
+from sim.player import PlayerError
 from sim.run.shard import play_table
 from sim.schema import GAME_SCHEMA
 
@@ -27,20 +32,48 @@ def _same(a, b) -> bool:
     return a == b
 
 
-def replay_loaded(state: RunState, row: dict, stored_actions: list[int] | None):
+def replay_loaded(state: RunState, row: dict, stored_actions, commands: dict | None = None):
     """Re-play the game of ``row``, loaded with ``load_game``: (its re-played actions, the
     comparison ``{"game_id", "matches", "differences"}``); differences maps a column to
     ``{"stored": x, "replayed": y}``; the key ``action_list`` (when the run stored this game's
-    moves) gives both lengths and the index of the first differing action."""
-    game_id = row["game_id"]
-    table, moves = play_table(state.config, np.array([game_id]), record_moves=True)
-    replayed = table.to_pylist()[0]
+    moves) gives both lengths and the index of the first differing action.
+
+    A game a GTP program played is re-played with the program only when ``commands`` (from
+    ``--engine NAME=COMMAND``) names the command of each program by its name: the command a
+    run folder names is never started. Otherwise its stored moves are judged by the rules
+    alone (``sim.referee.judge_stored``), and the comparison says so (``engine_rerun``,
+    ``note``)."""
+    cfg, game_id = state.config, row["game_id"]
+    commands = commands or {}
+    gtp = {c: p for c, p in (("black", cfg.black), ("white", cfg.white)) if p.kind == "gtp"}
+    names = sorted({p.label for p in gtp.values()})
+    for name in commands:
+        if name not in names:
+            raise UserError(
+                f"--engine {name}=...: {state.run_dir} has no gtp player named {name!r} "
+                f"(its gtp players: {', '.join(names) or 'none'})"
+            )
+    ids = np.array([game_id])
+    extra = {}
+    if gtp and not set(names) <= set(commands):
+        got = stored_actions
+        table, extra = _judged(state, row, stored_actions, names)
+    else:
+        players = {}
+        for c, p in gtp.items():
+            try:
+                players[c] = replace(p, command=commands[p.label])
+            except PlayerError as err:
+                raise UserError(f"--engine {p.label}=...: {err}") from None
+        table, moves = play_table(cfg, ids, True, players)
+        got = [int(a) for a in moves[0]]
+        extra = {"engine_rerun": True} if gtp else {}
+    replayed = row if table is None else table.to_pylist()[0]
     differences = {
         name: {"stored": row[name], "replayed": replayed[name]}
         for name in GAME_SCHEMA.names
         if not _same(row[name], replayed[name])
     }
-    got = [int(a) for a in moves[0]]
     if stored_actions is not None and got != stored_actions:
         first = next(
             (i for i, (x, y) in enumerate(zip(stored_actions, got)) if x != y),
@@ -51,10 +84,38 @@ def replay_loaded(state: RunState, row: dict, stored_actions: list[int] | None):
             "replayed": len(got),
             "first_difference_at": first,
         }
-    return got, {"game_id": game_id, "matches": not differences, "differences": differences}
+    differences.update(extra.pop("differences", {}))
+    result = {"game_id": game_id, "matches": not differences, "differences": differences}
+    return got, {**result, **extra}
 
 
-def replay_stored(run_dir: str | Path, game_id: int) -> dict:
-    """The comparison of a stored game with its re-play (``replay_loaded``); UserError if the
-    run or the game is not there."""
-    return replay_loaded(*load_game(run_dir, game_id))[1]
+def _judged(state: RunState, row: dict, actions, names: list[str]):
+    """A GTP game's stored moves judged by the rules alone: (its table row, or None when a
+    stored move is illegal; what the comparison adds)."""
+    from sim.referee import judge_stored  # the engine (numba) only to re-play
+
+    where = f"{state.run_dir}: game {row['game_id']}"
+    if actions is None:
+        raise UserError(
+            f"{where} has no stored moves (record_moves = {state.config.record_moves!r}); "
+            f"--engine NAME=COMMAND re-plays it with the program"
+        )
+    note = (
+        f"the GTP program{'s' * (len(names) > 1)} ({', '.join(names)}) not re-run: the stored "
+        f"moves were judged by the rules alone (engine_illegal and an engine_error ending "
+        f"taken from the row); --engine NAME=COMMAND re-runs a program"
+    )
+    extra = {"engine_rerun": False, "note": note}
+    error = row["ending"] == "engine_error"
+    try:
+        columns = judge_stored(state.config.rules, actions, error, row["engine_illegal"], True)
+    except ValueError as err:
+        extra["differences"] = {"action_list": {"illegal": str(err)}}
+        return None, extra
+    return games_table(state.config, np.array([row["game_id"]]), columns), extra
+
+
+def replay_stored(run_dir: str | Path, game_id: int, commands: dict | None = None) -> dict:
+    """The comparison of a stored game with its re-play (``replay_loaded``, ``commands`` as
+    there); UserError if the run or the game is not there."""
+    return replay_loaded(*load_game(run_dir, game_id), commands)[1]
