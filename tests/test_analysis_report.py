@@ -107,7 +107,7 @@ def test_unwritable_out_stops_before_any_notebook(tmp_path, runs, monkeypatch):
 def _quick(monkeypatch):
     """Replace notebook execution by a trivial executed notebook (for path and write tests)."""
 
-    def fake(path, run_dirs, timeout=None):
+    def fake(path, run_dirs, timeout=None, statistics=None):
         nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(f"# {path.name}")])
         return nb
 
