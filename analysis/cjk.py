@@ -57,7 +57,7 @@ def css() -> str:
         '<style type="text/css">\n'
         f'@font-face {{ font-family: "{CSS_FAMILY}"; '
         f'src: url(data:font/ttf;base64,{data}) format("truetype"); }}\n'
-        f':root {{ --jp-content-font-family: {text}, "{CSS_FAMILY}"; '
+        f'body {{ --jp-content-font-family: {text}, "{CSS_FAMILY}"; '
         f'--jp-ui-font-family: {text}, "{CSS_FAMILY}"; '
         f'--jp-code-font-family: {code}, "{CSS_FAMILY}"; }}\n'
         "</style>"
