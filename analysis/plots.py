@@ -114,9 +114,11 @@ def rate_by(
     """One line per value of ``series`` (a column, or a list of columns joined with "vs", e.g.
     the pair of rulesets): ``rate`` (%) with its interval against ``by`` (numeric: an axis;
     otherwise categories)."""
-    fig, ax = _figure(8, 4.5)
     numeric = pd.api.types.is_numeric_dtype(table[by])
     cats = list(dict.fromkeys(table[by].astype(str))) if not numeric else None
+    tilt = 20 if numeric or len(cats) <= 4 else 50  # long labels side by side would overlap
+    longest = max(map(len, cats), default=0) if tilt == 50 else 0
+    fig, ax = _figure(8, 4.5 + 0.06 * longest)  # room under the axis for tilted labels
     for name, sub in table.groupby(series, sort=False, observed=True):
         name = " vs ".join(map(str, name)) if isinstance(name, tuple) else name
         x = sub[by].to_numpy(dtype=float) if numeric else [cats.index(str(v)) for v in sub[by]]
@@ -126,7 +128,7 @@ def rate_by(
         )  # lo <= rate <= hi (Wilson)
         ax.errorbar(x, y, yerr=err, marker="o", capsize=3, label=str(name))
     if not numeric:
-        ax.set_xticks(range(len(cats)), cats, rotation=20, ha="right", fontsize=8)
+        ax.set_xticks(range(len(cats)), cats, rotation=tilt, ha="right", fontsize=8)
     elif table[by].nunique() <= 25:
         ticks = np.unique(table[by].to_numpy(dtype=float))
         ax.set_xticks(ticks, [f"{t:g}" for t in ticks])
