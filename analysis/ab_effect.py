@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analysis import stats
+from analysis import counts, stats
 from analysis.disagreement import winner_codes
 from analysis.finishes_last import FIRST, player_codes
 
@@ -32,35 +32,38 @@ def _shift(df: pd.DataFrame) -> np.ndarray:
     )
 
 
-def ab_summary(df: pd.DataFrame, by=None) -> pd.DataFrame:
+def ab_summary(data, by=None) -> pd.DataFrame:
     """Games with both winners, how many differ (rate, 95% Wilson lo/hi), the share where
     White was first to pass or virtual, and the mean margin shift A − B (points)."""
+    df = counts.frame(data, COLUMNS, by)
     codes, keys = stats.groups(df, by)
     g = len(keys)
+    w = stats.weights(df)
     both, differ = _differ(df)
     shift = _shift(df)
     ok = np.isfinite(shift)
     white_first = player_codes(df[FIRST]) == 1
     out = pd.DataFrame(
         {
-            "games": np.bincount(codes[both], minlength=g),
-            "differ": np.bincount(codes[differ], minlength=g),
+            "games": stats.bincount(codes[both], g, w[both]),
+            "differ": stats.bincount(codes[differ], g, w[differ]),
         }
     )
     out = stats.rate_columns(out, "differ", "games")
-    n_all = np.bincount(codes, minlength=g)
+    n_all = stats.bincount(codes, g, w)
     with np.errstate(invalid="ignore", divide="ignore"):
-        out["white first share"] = np.bincount(codes, weights=white_first, minlength=g) / n_all
+        out["white first share"] = np.bincount(codes, weights=white_first * w, minlength=g) / n_all
         out["mean shift A-B (points)"] = np.bincount(
-            codes[ok], weights=shift[ok], minlength=g
-        ) / np.bincount(codes[ok], minlength=g)
+            codes[ok], weights=shift[ok] * w[ok], minlength=g
+        ) / stats.bincount(codes[ok], g, w[ok])
     return stats.with_keys(keys, out, np.arange(g))
 
 
-def ab_by_first(df: pd.DataFrame, by=None) -> pd.DataFrame:
+def ab_by_first(data, by=None) -> pd.DataFrame:
     """``ab_summary`` split by who was first to pass or play a virtual move (B / W / none)."""
+    df = counts.frame(data, COLUMNS, by)
     cols = stats.group_columns(df, by)
-    work = df[cols + list(COLUMNS[:5])].copy()
+    work = stats.select(df, cols + list(COLUMNS[:5]))
     work["first pass or virtual"] = pd.Categorical.from_codes(
         player_codes(df[FIRST]), categories=list(_FIRST_LABELS)
     )
@@ -68,9 +71,10 @@ def ab_by_first(df: pd.DataFrame, by=None) -> pd.DataFrame:
     return out.drop(columns=["white first share"])
 
 
-def ab_explain(df: pd.DataFrame) -> pd.DataFrame:
+def ab_explain(data) -> pd.DataFrame:
     """The games where A版 and B版 winners differ, counted by who was first to pass or virtual,
     the JPD area difference (points) and the two winners; most frequent first."""
+    df = counts.frame(data, COLUMNS)
     _, differ = _differ(df)
     first = player_codes(df[FIRST])[differ]
     sub = pd.DataFrame(
@@ -84,14 +88,17 @@ def ab_explain(df: pd.DataFrame) -> pd.DataFrame:
     cols = list(sub.columns)
     if sub.empty:
         return pd.DataFrame(columns=cols + ["games", "share"])
-    out = sub.groupby(cols, dropna=False, observed=True).size().rename("games").reset_index()
+    sub["games"] = stats.weights(df)[differ]
+    out = sub.groupby(cols, dropna=False, observed=True)["games"].sum().reset_index()
     out["share"] = out["games"] / out["games"].sum()
     return out.sort_values(["games", "area_diff_jpd"], ascending=[False, True], ignore_index=True)
 
 
-def area_diff_histogram(df: pd.DataFrame) -> pd.DataFrame:
+def area_diff_histogram(data) -> pd.DataFrame:
     """Counts of games by JPD area difference (points): all games and those where A and B differ,
     split by who was first to pass or virtual (columns ``all``, ``differ first B`` ...)."""
+    df = counts.frame(data, COLUMNS)
+    w = stats.weights(df)
     both, differ = _differ(df)
     d2 = np.rint(df["area_diff_jpd"].to_numpy(dtype=np.float64) * 2)
     ok = np.isfinite(d2) & both
@@ -100,8 +107,9 @@ def area_diff_histogram(df: pd.DataFrame) -> pd.DataFrame:
     size = int(idx.max()) + 1 if idx.size else 1
     first = player_codes(df[FIRST])[ok]
     out = pd.DataFrame({"area_diff_jpd": (np.arange(size) + lo) / 2})
-    out["all"] = np.bincount(idx, minlength=size)
+    w = w[ok]
+    out["all"] = stats.bincount(idx, size, w)
     for j, name in enumerate(_FIRST_LABELS):
         sel = differ[ok] & (first == j)
-        out[f"differ, first {name}"] = np.bincount(idx[sel], minlength=size)
+        out[f"differ, first {name}"] = stats.bincount(idx[sel], size, w[sel])
     return out[out["all"] > 0].reset_index(drop=True)

@@ -11,9 +11,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analysis import stats
+from analysis import counts, stats
 from analysis.finishes_last import FIRST
-from analysis.komi import extra
 from analysis.load import VOCABULARY
 from sim.schema import RULESETS
 
@@ -42,9 +41,10 @@ STRESS_BY = ("setup", "repetition", "suicide", "player_b")
 QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95, 0.99)
 
 
-def endings(df: pd.DataFrame, by="repetition") -> pd.DataFrame:
+def endings(data, by="repetition") -> pd.DataFrame:
     """Long table: [by], ending, games (of the group), count, share with 95% Wilson lo/hi;
     every ending of the vocabulary appears, with zero counts where absent."""
+    df = counts.frame(data, ("ending",), by)
     codes, keys = stats.groups(df, by)
     col = df["ending"]
     names = (
@@ -53,7 +53,7 @@ def endings(df: pd.DataFrame, by="repetition") -> pd.DataFrame:
         else list(VOCABULARY["ending"]) + sorted(set(col.dropna()) - set(VOCABULARY["ending"]))
     )
     e = stats.codes(col, names).astype(np.int64)
-    t = stats.counts_2d(codes, e, len(keys), len(names))
+    t = stats.counts_2d(codes, e, len(keys), len(names), stats.weights(df))
     g_idx = np.repeat(np.arange(len(keys)), len(names))
     out = pd.DataFrame(
         {
@@ -66,10 +66,10 @@ def endings(df: pd.DataFrame, by="repetition") -> pd.DataFrame:
     return stats.with_keys(keys, out, g_idx)
 
 
-def endings_wide(df: pd.DataFrame, by="repetition") -> pd.DataFrame:
+def endings_wide(data, by="repetition") -> pd.DataFrame:
     """``endings`` as one row per group: games, then ``<ending> share`` for each ending that
     occurs."""
-    long = endings(df, by)
+    long = endings(data, by)
     cols = stats.by_columns(by)
     seen = long.groupby("ending", sort=False)["count"].sum()
     seen = [e for e in seen.index if seen[e] > 0]
@@ -92,26 +92,27 @@ def endings_wide(df: pd.DataFrame, by="repetition") -> pd.DataFrame:
     return wide.rename(columns={e: f"{e} share" for e in seen})
 
 
-def _histogram(df: pd.DataFrame, column: str, by) -> tuple[pd.DataFrame, np.ndarray, np.ndarray]:
+def _histogram(data, column: str, by) -> tuple[pd.DataFrame, np.ndarray, np.ndarray]:
+    df = counts.frame(data, (column,), by)
     codes, keys = stats.groups(df, by)
     v = df[column].to_numpy(dtype=np.float64)
     ok = np.isfinite(v)
     vi = v[ok].astype(np.int64)
     lo = int(vi.min()) if vi.size else 0
     size = int(vi.max()) - lo + 1 if vi.size else 1
-    counts = stats.counts_2d(codes[ok], vi - lo, len(keys), size)
-    return keys, np.arange(size) + lo, counts
+    hist = stats.counts_2d(codes[ok], vi - lo, len(keys), size, stats.weights(df)[ok])
+    return keys, np.arange(size) + lo, hist
 
 
-def lengths(df: pd.DataFrame, by="repetition", column: str = "moves") -> pd.DataFrame:
+def lengths(data, by="repetition", column: str = "moves") -> pd.DataFrame:
     """Summary of an integer game-length column per group: games, mean, std, min, quantiles
     (5%, 25%, median, 75%, 95%, 99%) and max, computed from its histogram."""
-    keys, values, counts = _histogram(df, column, by)
-    n = counts.sum(axis=1)
+    keys, values, hist = _histogram(data, column, by)
+    n = hist.sum(axis=1)
     with np.errstate(invalid="ignore", divide="ignore"):
-        mean = counts @ values / n
-        var = counts @ (values.astype(np.float64) ** 2) / n - mean**2
-    q = stats.hist_quantiles(counts, values, (0.0,) + QUANTILES + (1.0,))
+        mean = hist @ values / n
+        var = hist @ (values.astype(np.float64) ** 2) / n - mean**2
+    q = stats.hist_quantiles(hist, values, (0.0,) + QUANTILES + (1.0,))
     out = pd.DataFrame(
         {
             "column": column,
@@ -127,27 +128,29 @@ def lengths(df: pd.DataFrame, by="repetition", column: str = "moves") -> pd.Data
     return stats.with_keys(keys, out, np.arange(len(keys)))
 
 
-def length_histogram(df: pd.DataFrame, by="repetition", column: str = "moves") -> pd.DataFrame:
+def length_histogram(data, by="repetition", column: str = "moves") -> pd.DataFrame:
     """Long table: [by], value of ``column``, games with that value (non-zero counts only)."""
-    keys, values, counts = _histogram(df, column, by)
-    g, i = np.nonzero(counts)
-    out = pd.DataFrame({column: values[i], "games": counts[g, i]})
+    keys, values, hist = _histogram(data, column, by)
+    g, i = np.nonzero(hist)
+    out = pd.DataFrame({column: values[i], "games": hist[g, i]})
     return stats.with_keys(keys, out, g)
 
 
-def repetition_bans(df: pd.DataFrame, by="repetition") -> pd.DataFrame:
+def repetition_bans(data, by="repetition") -> pd.DataFrame:
     """Candidate moves the policy found banned by the repetition rule, per group: games, total
     bans, mean per game, bans per 100 moves (when ``moves`` is loaded), and the share of games
     with a ban (Wilson lo/hi)."""
+    df = counts.frame(data, ("with a ban",), by, ("repetition_bans", "moves"))
     codes, keys = stats.groups(df, by)
     g = len(keys)
+    w = stats.weights(df)
     bans = df["repetition_bans"].to_numpy(dtype=np.int64)
-    n = np.bincount(codes, minlength=g)
+    banned = stats.column(df, "with a ban")
     out = pd.DataFrame(
         {
-            "games": n,
-            "bans": np.bincount(codes, weights=bans, minlength=g).astype(np.int64),
-            "with a ban": np.bincount(codes[bans > 0], minlength=g),
+            "games": stats.bincount(codes, g, w),
+            "bans": stats.bincount(codes, g, bans),
+            "with a ban": stats.bincount(codes[banned], g, w[banned]),
         }
     )
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -161,12 +164,15 @@ def repetition_bans(df: pd.DataFrame, by="repetition") -> pd.DataFrame:
     return stats.with_keys(keys, out, np.arange(g))
 
 
-def conversions(df: pd.DataFrame, by="repetition") -> pd.DataFrame:
+def conversions(data, by="repetition") -> pd.DataFrame:
     """Per group: mean passes, converted passes and virtual moves per game, the share of games
     with a converted pass, and the share of four-virtual endings (each with Wilson lo/hi)."""
+    sums = ("passes", "converted_passes", "virtual_moves_b", "virtual_moves_w")
+    df = counts.frame(data, ("ending", "with a conversion"), by, sums)
     codes, keys = stats.groups(df, by)
     g = len(keys)
-    n = np.bincount(codes, minlength=g)
+    w = stats.weights(df)
+    n = stats.bincount(codes, g, w)
 
     def mean(col):
         return np.bincount(codes, weights=df[col].to_numpy(dtype=np.float64), minlength=g) / n
@@ -180,27 +186,21 @@ def conversions(df: pd.DataFrame, by="repetition") -> pd.DataFrame:
                 "virtual per game": mean("virtual_moves_b") + mean("virtual_moves_w"),
             }
         )
-    conv = df["converted_passes"].to_numpy() > 0
+    conv = stats.column(df, "with a conversion")
     four = (df["ending"] == "four_virtual").to_numpy()
-    out["with a conversion"] = np.bincount(codes[conv], minlength=g)
-    out["four_virtual"] = np.bincount(codes[four], minlength=g)
+    out["with a conversion"] = stats.bincount(codes[conv], g, w[conv])
+    out["four_virtual"] = stats.bincount(codes[four], g, w[four])
     out = stats.rate_columns(out, "with a conversion", "games", prefix="conversion ")
     out = stats.rate_columns(out, "four_virtual", "games", prefix="four_virtual ")
     return stats.with_keys(keys, out, np.arange(g))
 
 
-def _self_check_masks(df: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    esd = df["equal_stones_diff"].to_numpy(dtype=np.float64)
-    expected = df["area_diff_jpd"].to_numpy(dtype=np.float64) - extra(df, "jpd_a")  # the A版 point
-    checked = np.isfinite(esd) & np.isfinite(expected)
-    bad = checked & (np.abs(esd - expected) > 1e-6)
-    return checked, bad, expected
-
-
-def self_check(df: pd.DataFrame) -> pd.DataFrame:
+def self_check(data) -> pd.DataFrame:
     """The games whose equal-stones result differs from the JPD area result with the A版 point
-    (expected: none), with run, game_id and the numbers involved."""
-    _, bad, expected = _self_check_masks(df)
+    (expected: none), with run, game_id and the numbers involved (from ``Statistics``: the
+    first ``analysis.counts.SELF_CHECK_ROWS``)."""
+    df = counts.selected(data, "self-check")
+    bad = stats.column(df, "self-check") == 2
     cols = [
         c
         for c in (
@@ -216,7 +216,7 @@ def self_check(df: pd.DataFrame) -> pd.DataFrame:
         if c in df.columns
     ]
     out = df.loc[bad, cols].reset_index(drop=True)
-    out["expected"] = expected[bad]
+    out["expected"] = out["area_diff_jpd"].to_numpy(dtype=np.float64) - stats.extra(out, "jpd_a")
     out["difference"] = out["equal_stones_diff"].to_numpy(dtype=np.float64) - out["expected"]
     for c in out.columns:
         if isinstance(out[c].dtype, pd.CategoricalDtype):
@@ -224,53 +224,59 @@ def self_check(df: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def self_check_summary(df: pd.DataFrame, by=None) -> pd.DataFrame:
+def self_check_summary(data, by=None) -> pd.DataFrame:
     """Per group: games, games checked (both results present), mismatches (expected 0)."""
+    df = counts.frame(data, ("self-check",), by)
     codes, keys = stats.groups(df, by)
-    checked, bad, _ = _self_check_masks(df)
+    check = stats.column(df, "self-check")
+    w = stats.weights(df)
     g = len(keys)
     out = pd.DataFrame(
         {
-            "games": np.bincount(codes, minlength=g),
-            "checked": np.bincount(codes[checked], minlength=g),
-            "mismatches": np.bincount(codes[bad], minlength=g),
+            "games": stats.bincount(codes, g, w),
+            "checked": stats.bincount(codes[check > 0], g, w[check > 0]),
+            "mismatches": stats.bincount(codes[check == 2], g, w[check == 2]),
         }
     )
     return stats.with_keys(keys, out, np.arange(g))
 
 
-def black_wins(df: pd.DataFrame, by="repetition") -> pd.DataFrame:
+def black_wins(data, by="repetition") -> pd.DataFrame:
     """Per group and ruleset: the share of games Black won (of all games; games without a
     winner count as not won), with Wilson lo/hi; one ``<ruleset> B`` column each."""
+    df = counts.frame(data, [f"winner_{r}" for r in RULESETS], by)
     codes, keys = stats.groups(df, by)
     g = len(keys)
-    out = pd.DataFrame({"games": np.bincount(codes, minlength=g)})
+    w = stats.weights(df)
+    out = pd.DataFrame({"games": stats.bincount(codes, g, w)})
     for r in RULESETS:
         won = (df[f"winner_{r}"] == "B").to_numpy()
-        out[f"{r} B"] = np.bincount(codes[won], minlength=g) / np.maximum(out["games"], 1)
+        out[f"{r} B"] = stats.bincount(codes[won], g, w[won]) / np.maximum(out["games"], 1)
     return stats.with_keys(keys, out, np.arange(g))
 
 
-def stress_table(df: pd.DataFrame, by=STRESS_BY) -> pd.DataFrame:
+def stress_table(data, by=STRESS_BY) -> pd.DataFrame:
     """The table of a stress run, one row per group: games; the share of each ending; game
     length in moves (mean, p99, max); repetition bans per game; Black's win share under each
     ruleset; self-check mismatches (expected 0)."""
     cols = stats.by_columns(by)
-    ends = endings_wide(df, by)
-    ln = lengths(df, by)[cols + ["mean", "p99", "max"]]
+    ends = endings_wide(data, by)
+    ln = lengths(data, by)[cols + ["mean", "p99", "max"]]
     ln = ln.rename(columns={c: f"moves {c}" for c in ("mean", "p99", "max")})
-    bans = repetition_bans(df, by)[cols + ["mean per game"]]
-    wins = black_wins(df, by).drop(columns="games")
-    checks = self_check_summary(df, by)[cols + ["mismatches"]]
+    bans = repetition_bans(data, by)[cols + ["mean per game"]]
+    wins = black_wins(data, by).drop(columns="games")
+    checks = self_check_summary(data, by)[cols + ["mismatches"]]
     out = ends
     for part in (ln, bans.rename(columns={"mean per game": "bans per game"}), wins, checks):
         out = out.merge(part, on=cols, how="left") if cols else pd.concat([out, part], axis=1)
     return out
 
 
-def examples(df: pd.DataFrame, ending=("cycle", "four_virtual"), by=("setup", "repetition")):
+def examples(data, ending=("cycle", "four_virtual"), by=("setup", "repetition")):
     """One example game per group among those with an ending in ``ending``: the first by run
-    and game id; columns [by], ending, run (when loaded), game_id."""
+    and game id; columns [by], ending, run (when loaded), game_id (from ``Statistics``: among
+    the endings of ``analysis.counts.EXAMPLE_ENDINGS``)."""
+    df = counts.selected(data, "examples")
     cols = stats.by_columns(by)
     keep = df[df["ending"].isin(ending)]
     order = [c for c in ("run", "game_id") if c in keep.columns]

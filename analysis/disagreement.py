@@ -12,7 +12,7 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
-from analysis import stats
+from analysis import counts, stats
 from sim.schema import RULESETS
 
 OUTCOMES = ("B", "W", "draw")
@@ -30,9 +30,13 @@ def pairs(rulesets=RULESETS) -> list[tuple[str, str]]:
     return list(combinations(rulesets, 2))
 
 
-def disagreement(df: pd.DataFrame, by=None, rulesets=RULESETS) -> pd.DataFrame:
+def disagreement(data, by=None, rulesets=RULESETS) -> pd.DataFrame:
     """One row per pair of rulesets (and group): games, differ, rate with 95% Wilson lo/hi,
-    and the count of each direction ``X|Y`` (first ruleset says X, second says Y)."""
+    and the count of each direction ``X|Y`` (first ruleset says X, second says Y).
+
+    ``data``: games (a frame), or their ``analysis.counts.Statistics``, as in every table."""
+    df = counts.frame(data, COLUMNS, by)
+    w = stats.weights(df)
     codes, keys = stats.groups(df, by)
     n_groups = len(keys)
     winners = {r: winner_codes(df[f"winner_{r}"]) for r in rulesets}
@@ -40,7 +44,7 @@ def disagreement(df: pd.DataFrame, by=None, rulesets=RULESETS) -> pd.DataFrame:
     for r1, r2 in pairs(rulesets):
         a, b = winners[r1], winners[r2]
         both = np.where((a >= 0) & (b >= 0), a * 3 + b, -1)
-        table = stats.counts_2d(codes, both, n_groups, 9).reshape(n_groups, 3, 3)
+        table = stats.counts_2d(codes, both, n_groups, 9, w).reshape(n_groups, 3, 3)
         games = table.sum(axis=(1, 2))
         same = np.trace(table, axis1=1, axis2=2)
         out = pd.DataFrame(
@@ -59,9 +63,26 @@ def disagreement(df: pd.DataFrame, by=None, rulesets=RULESETS) -> pd.DataFrame:
     return result[lead + list(DIRECTIONS)]
 
 
-def disagreement_matrix(df: pd.DataFrame, rulesets=RULESETS) -> pd.DataFrame:
+def top(table: pd.DataFrame, by: str, k: int) -> pd.DataFrame:
+    """A ``disagreement`` table by ``by`` with at most ``k`` groups: the ``k`` - 1 with the most
+    games, the others pooled into one group ``other (M)`` (counts added up, rates and intervals
+    from the sums); the table itself when it has ``k`` groups or fewer."""
+    games = table.groupby(by, observed=True, sort=False)["games"].max()
+    if len(games) <= k:
+        return table
+    keep = set(games.sort_values(ascending=False, kind="stable").index[: k - 1])
+    rest = table[~table[by].isin(keep)]
+    counts_ = ["games", "differ", *DIRECTIONS]
+    pooled = rest.groupby(["ruleset_1", "ruleset_2"], sort=False)[counts_].sum().reset_index()
+    pooled.insert(0, by, f"other ({len(games) - len(keep)})")
+    pooled = stats.rate_columns(pooled, "differ", "games")[table.columns]
+    kept = table[table[by].isin(keep)].astype({by: object})
+    return pd.concat([kept, pooled], ignore_index=True)
+
+
+def disagreement_matrix(data, rulesets=RULESETS) -> pd.DataFrame:
     """Square table of disagreement rates (share of games whose winners differ), zero diagonal."""
-    table = disagreement(df, rulesets=rulesets)
+    table = disagreement(data, rulesets=rulesets)
     m = pd.DataFrame(0.0, index=list(rulesets), columns=list(rulesets))
     for row in table.itertuples(index=False):
         m.loc[row.ruleset_1, row.ruleset_2] = row.rate
@@ -69,14 +90,15 @@ def disagreement_matrix(df: pd.DataFrame, rulesets=RULESETS) -> pd.DataFrame:
     return m
 
 
-def crosstab(df: pd.DataFrame, ruleset_1: str, ruleset_2: str) -> pd.DataFrame:
+def crosstab(data, ruleset_1: str, ruleset_2: str) -> pd.DataFrame:
     """Counts of (winner under ruleset_1) x (winner under ruleset_2), ``none`` = no winner."""
+    df = counts.frame(data, COLUMNS)
     a = winner_codes(df[f"winner_{ruleset_1}"])
     b = winner_codes(df[f"winner_{ruleset_2}"])
     labels = list(OUTCOMES) + ["none"]
     a = np.where(a < 0, 3, a)
     b = np.where(b < 0, 3, b)
-    table = np.bincount(a.astype(np.int64) * 4 + b, minlength=16).reshape(4, 4)
+    table = stats.bincount(a.astype(np.int64) * 4 + b, 16, stats.weights(df)).reshape(4, 4)
     return pd.DataFrame(
         table, index=pd.Index(labels, name=ruleset_1), columns=pd.Index(labels, name=ruleset_2)
     )

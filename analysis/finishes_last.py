@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analysis import stats
+from analysis import counts, stats
 
 PLAYERS = ("B", "W")
 LAST, FIRST = "last_real_move_by", "first_pass_or_virtual_by"
@@ -45,12 +45,14 @@ def parity_codes(diff: pd.Series) -> np.ndarray:
     return np.where(whole, np.where(odd, 1, 0), 2).astype(np.int8)
 
 
-def player_shares(df: pd.DataFrame, by=None) -> pd.DataFrame:
+def player_shares(data, by=None) -> pd.DataFrame:
     """Counts and shares of B / W / none for both columns (one row per column and group)."""
+    df = counts.frame(data, COLUMNS, by)
     codes, keys = stats.groups(df, by)
     frames = []
     for col in (LAST, FIRST):
-        t = stats.counts_2d(codes, player_codes(df[col]).astype(np.int64), len(keys), 3)
+        codes_col = player_codes(df[col]).astype(np.int64)
+        t = stats.counts_2d(codes, codes_col, len(keys), 3, stats.weights(df))
         games = t.sum(axis=1)
         out = pd.DataFrame(
             {"column": col, "games": games, "B": t[:, 0], "W": t[:, 1], "none": t[:, 2]}
@@ -62,11 +64,12 @@ def player_shares(df: pd.DataFrame, by=None) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True)
 
 
-def crosstab(df: pd.DataFrame, normalize: bool = False) -> pd.DataFrame:
+def crosstab(data, normalize: bool = False) -> pd.DataFrame:
     """last_real_move_by (rows) x first_pass_or_virtual_by (columns), B / W / none;
     shares of all games when ``normalize``."""
+    df = counts.frame(data, COLUMNS)
     last, first = player_codes(df[LAST]), player_codes(df[FIRST])
-    t = np.bincount(last.astype(np.int64) * 3 + first, minlength=9).reshape(3, 3)
+    t = stats.bincount(last.astype(np.int64) * 3 + first, 9, stats.weights(df)).reshape(3, 3)
     labels = ["B", "W", "none"]
     out = pd.DataFrame(
         t,
@@ -76,11 +79,13 @@ def crosstab(df: pd.DataFrame, normalize: bool = False) -> pd.DataFrame:
     return out / max(t.sum(), 1) if normalize else out
 
 
-def relations(df: pd.DataFrame, by=None) -> pd.DataFrame:
+def relations(data, by=None) -> pd.DataFrame:
     """Counts of each relation and the not-opposite rate (``same`` / games where both players
     are defined) with its 95% Wilson interval."""
+    df = counts.frame(data, (LAST, FIRST), by)
     codes, keys = stats.groups(df, by)
-    t = stats.counts_2d(codes, relation_codes(df).astype(np.int64), len(keys), len(RELATIONS))
+    rel = relation_codes(df).astype(np.int64)
+    t = stats.counts_2d(codes, rel, len(keys), len(RELATIONS), stats.weights(df))
     out = pd.DataFrame({"games": t.sum(axis=1)})
     for j, name in enumerate(RELATIONS):
         out[name] = t[:, j]
@@ -89,10 +94,11 @@ def relations(df: pd.DataFrame, by=None) -> pd.DataFrame:
     return stats.with_keys(keys, out, np.arange(len(keys)))
 
 
-def parity_table(df: pd.DataFrame, by=None) -> pd.DataFrame:
+def parity_table(data, by=None) -> pd.DataFrame:
     """``relations`` split by the parity of ``area_diff_jpd`` (even / odd / not whole)."""
+    df = counts.frame(data, COLUMNS, by)
     cols = stats.group_columns(df, by)
-    work = df[cols + [LAST, FIRST]].copy()
+    work = stats.select(df, cols + [LAST, FIRST])
     work["area diff parity"] = pd.Categorical.from_codes(
         parity_codes(df["area_diff_jpd"]), categories=list(PARITIES)
     )

@@ -16,8 +16,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analysis import stats
+from analysis import counts, stats
 from analysis.finishes_last import FIRST, LAST
+from analysis.stats import extra
 from sim.schema import DEFAULT_KOMI, RULESET_SCORE, RULESETS, UNSCORED_ENDINGS
 
 #: The scoring method behind each ruleset (for labels).
@@ -31,16 +32,6 @@ METHOD = {
 COLUMNS = ("ending", FIRST, LAST, "area_diff_jpd", "area_diff_chinese", "territory_diff_japanese")
 
 
-def extra(df: pd.DataFrame, ruleset: str) -> np.ndarray:
-    """The extra point charged to Black (0 or 1) in every game under ``ruleset``
-    (``sim.schema.RULESET_SCORE``)."""
-    trigger = RULESET_SCORE[ruleset][1]
-    if trigger is None:
-        return np.zeros(len(df), dtype=np.int8)
-    column, player = trigger
-    return (df[column] == player).to_numpy(dtype=np.int8)
-
-
 def black_lead(df: pd.DataFrame, ruleset: str) -> tuple[np.ndarray, np.ndarray]:
     """(lead2, scored): Black's lead before komi in half points (int64; lead = lead2 / 2, 0
     where unscored) and whether each game has a score."""
@@ -52,11 +43,16 @@ def black_lead(df: pd.DataFrame, ruleset: str) -> tuple[np.ndarray, np.ndarray]:
     return np.where(scored, lead2, 0).astype(np.int64), scored
 
 
-def histogram(
-    df: pd.DataFrame, ruleset: str, by=None
-) -> tuple[pd.DataFrame, np.ndarray, np.ndarray]:
+def _frame(data, ruleset: str, by=None) -> pd.DataFrame:
+    """The frame with what Black's lead under ``ruleset`` needs (``analysis.counts.frame``)."""
+    raw, trigger = RULESET_SCORE[ruleset]
+    return counts.frame(data, ("ending", raw) + (trigger[:1] if trigger else ()), by)
+
+
+def histogram(data, ruleset: str, by=None) -> tuple[pd.DataFrame, np.ndarray, np.ndarray]:
     """(keys, leads, counts): counts[g, i] = scored games of group g with Black's lead leads[i]
     (points, a half-point grid that starts one step below the lowest lead and ends one above)."""
+    df = _frame(data, ruleset, by)
     codes, keys = stats.groups(df, by)
     lead2, scored = black_lead(df, ruleset)
     if scored.any():
@@ -64,8 +60,9 @@ def histogram(
     else:
         lo, hi = -1, 1
     size = hi - lo + 1
-    counts = stats.counts_2d(codes[scored], lead2[scored] - lo, len(keys), size)
-    return keys, (np.arange(size) + lo) / 2, counts
+    w = stats.weights(df)[scored]
+    hist = stats.counts_2d(codes[scored], lead2[scored] - lo, len(keys), size, w)
+    return keys, (np.arange(size) + lo) / 2, hist
 
 
 def rates_at(
@@ -81,12 +78,13 @@ def rates_at(
         return (n - upto) / n, (upto - below) / n, below / n
 
 
-def _default_komis(df: pd.DataFrame, rulesets) -> np.ndarray:
+def _default_komis(data, rulesets) -> np.ndarray:
     lows, highs = [], []
     for r in rulesets:
+        df = _frame(data, r)
         lead2, scored = black_lead(df, r)
         if scored.any():
-            q = np.quantile(lead2[scored][:: max(1, scored.sum() // 200_000)], [0.01, 0.99]) / 2
+            q = stats.quantiles(lead2[scored], stats.weights(df)[scored], [0.01, 0.99]) / 2
             lows.append(q[0])
             highs.append(q[1])
     if not lows:
@@ -94,21 +92,21 @@ def _default_komis(df: pd.DataFrame, rulesets) -> np.ndarray:
     return np.arange(np.floor(min(lows)) - 2, np.ceil(max(highs)) + 2.5, 0.5)
 
 
-def komi_curves(df: pd.DataFrame, rulesets=RULESETS, komis=None, by=None) -> pd.DataFrame:
+def komi_curves(data, rulesets=RULESETS, komis=None, by=None) -> pd.DataFrame:
     """Long table: [by], ruleset, komi, games, win, draw, loss (Black's rates).
 
     komis: the komi values (default: half points covering the central 98% of leads)."""
-    komis = _default_komis(df, rulesets) if komis is None else np.asarray(komis, dtype=np.float64)
+    komis = _default_komis(data, rulesets) if komis is None else np.asarray(komis, dtype=np.float64)
     frames = []
     for r in rulesets:
-        keys, leads, counts = histogram(df, r, by)
+        keys, leads, hist = histogram(data, r, by)
         for g in range(len(keys)):
-            win, draw, loss = rates_at(leads, counts[g], komis)
+            win, draw, loss = rates_at(leads, hist[g], komis)
             out = pd.DataFrame(
                 {
                     "ruleset": r,
                     "komi": komis,
-                    "games": counts[g].sum(),
+                    "games": hist[g].sum(),
                     "win": win,
                     "draw": draw,
                     "loss": loss,
@@ -148,7 +146,7 @@ def fair_komi_from_counts(leads: np.ndarray, counts: np.ndarray) -> np.ndarray:
 
 
 def fair_komi(
-    df: pd.DataFrame,
+    data,
     rulesets=RULESETS,
     by=None,
     n_boot: int = 1000,
@@ -159,9 +157,9 @@ def fair_komi(
     interval (fair komi lo / hi), the default komi and Black's score rate (wins + draws/2) at it."""
     rows = []
     for r in rulesets:
-        keys, leads, counts = histogram(df, r, by)
+        keys, leads, hist = histogram(data, r, by)
         for g in range(len(keys)):
-            c = counts[g]
+            c = hist[g]
             fair = fair_komi_from_counts(leads, c)[0]
             if c.sum() > 0 and n_boot > 0:
                 boot = fair_komi_from_counts(leads, stats.bootstrap_counts(c, n_boot, seed))

@@ -27,7 +27,7 @@ import pyarrow as pa
 import pyarrow.dataset as ds
 
 from sim.dataset.check import RunState, check_run, read_part
-from sim.dataset.layout import GAMES, part_name
+from sim.dataset.layout import GAMES, MANIFEST, part_name
 from sim.dataset.manifest import read_manifest
 from sim.errors import UserError, one_line
 from sim.schema import ENDINGS, GAME_SCHEMA, REPETITIONS, RULESETS, SUICIDES
@@ -91,9 +91,38 @@ def open_run(run_dir: str | Path, allow_incomplete: bool = False) -> RunState:
     return state
 
 
-def shard_files(state: RunState) -> list[Path]:
-    """The whole games files of a checked run, in shard (= game id) order."""
-    return [Path(state.run_dir) / GAMES / part_name(i) for i in sorted(state.games_shards)]
+def shard_files(state: RunState, shards: Iterable[int] | None = None) -> list[Path]:
+    """The whole games files of a checked run (or of its ``shards``), in shard order."""
+    chosen = state.games_shards if shards is None else shards
+    return [Path(state.run_dir) / GAMES / part_name(i) for i in sorted(chosen)]
+
+
+def batches(state: RunState, rows: int) -> list[list[int]]:
+    """The whole shards of a checked run in order, cut into batches of about ``rows`` games
+    (at least one shard each)."""
+    out: list[list[int]] = []
+    have = rows
+    for i in sorted(state.games_shards):
+        if have >= rows:
+            out.append([])
+            have = 0
+        out[-1].append(i)
+        have += len(state.config.shard_range(i))
+    return out
+
+
+def run_folders(paths: Sequence[str | Path]) -> list[Path]:
+    """The run folders named by ``paths``: a run folder itself, or a ``jpdsim stress`` folder
+    (no manifest, runs in its subfolders), which stands for its runs in name order."""
+    out = []
+    for p in map(Path, paths):
+        subs = (
+            sorted(d for d in p.iterdir() if (d / MANIFEST).is_file())
+            if p.is_dir() and not (p / MANIFEST).exists() and not (p / GAMES).exists()
+            else []
+        )
+        out.extend(subs or [p])
+    return out
 
 
 def run_labels(run_dirs: Sequence[str | Path]) -> list[str]:
@@ -185,15 +214,16 @@ def _filter_columns(filter) -> list[str]:
     return [c for c in GAME_SCHEMA.names if c in words]
 
 
-def _read_run(state: RunState, columns: list[str], filter) -> pa.Table:
-    """The ``columns`` of a checked run's whole shards, ``filter`` applied; a filter is
-    tried on an empty table first, so that a bad one is reported as such."""
+def _read_run(state: RunState, columns: list[str], filter, shards=None) -> pa.Table:
+    """The ``columns`` of a checked run's whole shards (or of its ``shards``), ``filter``
+    applied; a filter is tried on an empty table first, so that a bad one is reported as
+    such."""
     needed = columns + [c for c in _filter_columns(filter) if c not in columns]
     empty = _filtered(_READ_SCHEMA.empty_table().select(needed), filter, state.run_dir)
     strings = [c for c in needed if c in _STRING_COLUMNS]
     tables = [
         _filtered(read_part(path, needed, strings), filter, state.run_dir).select(columns)
-        for path in shard_files(state)
+        for path in shard_files(state, shards)
     ]
     return pa.concat_tables(tables) if tables else empty.select(columns)
 
@@ -224,11 +254,13 @@ def _frame(table: pa.Table) -> pd.DataFrame:
     return compact(table.to_pandas(split_blocks=True, self_destruct=True))
 
 
-def read_run(state: RunState, columns: Sequence[str] | None = None, filter=None) -> pd.DataFrame:
+def read_run(
+    state: RunState, columns: Sequence[str] | None = None, filter=None, shards=None
+) -> pd.DataFrame:
     """The games of one run that is checked already (by ``open_run``, or the ``RunState`` that
     ``sim.run.runner.run`` returns), as ``load_runs`` loads them, without checking it again:
-    its whole shards only."""
-    return _frame(_read_run(state, _columns(columns), _as_filter(filter)))
+    its whole shards only (or those of them in ``shards``)."""
+    return _frame(_read_run(state, _columns(columns), _as_filter(filter), shards))
 
 
 def load_runs(

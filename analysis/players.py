@@ -13,7 +13,7 @@ import re
 import numpy as np
 import pandas as pd
 
-from analysis import komi, stats
+from analysis import counts, komi, stats
 from sim.schema import RULESETS
 
 #: The columns these tables read.
@@ -34,9 +34,10 @@ def visits(names: pd.Series) -> pd.Series:
     return found.astype(float).fillna(0).astype(np.int64)
 
 
-def strength(df: pd.DataFrame, ruleset: str = "jpd_a") -> pd.DataFrame:
+def strength(data, ruleset: str = "jpd_a") -> pd.DataFrame:
     """One row per pairing: games with a winner under ``ruleset``, the first player's score
     rate with its 95% Wilson interval, and its score rate as Black and as White."""
+    df = counts.frame(data, ("player_b", "player_w", f"winner_{ruleset}"))
     b, w = df["player_b"].astype(str).to_numpy(), df["player_w"].astype(str).to_numpy()
     winner = df[f"winner_{ruleset}"].to_numpy(dtype=object)
     scored = pd.notna(winner)
@@ -44,48 +45,57 @@ def strength(df: pd.DataFrame, ruleset: str = "jpd_a") -> pd.DataFrame:
     first = np.minimum(b, w)
     black_is_first = b == first
     first_score = np.where(black_is_first, black_score, 1.0 - black_score)
+    n = stats.weights(df)
     games = pd.DataFrame(
         {
             "first": first,
             "second": np.maximum(b, w),
-            "score": first_score,
+            "points": first_score * n,
+            "n": n,
             "as_black": black_is_first,
         }
     )[scored]
+
+    def rate(g: pd.DataFrame) -> float:
+        return g["points"].sum() / g["n"].sum() if len(g) else np.nan
+
     rows = []
     for (a, c), g in games.groupby(["first", "second"], sort=True):
-        lo, hi = stats.wilson(g["score"].sum(), len(g))
-        black, white = g[g["as_black"]], g[~g["as_black"]]
+        lo, hi = stats.wilson(g["points"].sum(), g["n"].sum())
         rows.append(
             {
                 "first": a,
                 "second": c,
-                "games": len(g),
-                "first score": g["score"].mean(),
+                "games": g["n"].sum(),
+                "first score": rate(g),
                 "first score lo": float(lo),
                 "first score hi": float(hi),
-                "first as Black": black["score"].mean() if len(black) else np.nan,
-                "first as White": white["score"].mean() if len(white) else np.nan,
+                "first as Black": rate(g[g["as_black"]]),
+                "first as White": rate(g[~g["as_black"]]),
             }
         )
     return pd.DataFrame(rows)
 
 
-def fair_komi(df: pd.DataFrame, rulesets=RULESETS, n_boot: int = 1000) -> pd.DataFrame:
+def fair_komi(data, rulesets=RULESETS, n_boot: int = 1000) -> pd.DataFrame:
     """``analysis.komi.fair_komi`` per pairing, with each player's visits (0: no search)."""
-    frame = df.assign(players=pairing(df))
-    table = komi.fair_komi(frame, rulesets=rulesets, by="players", n_boot=n_boot)
+    table = komi.fair_komi(data, rulesets=rulesets, by="players", n_boot=n_boot)
     names = table["players"].astype(str).str.split(" / ", n=1, expand=True)
     table.insert(1, "visits B", visits(names[0]).to_numpy())
     table.insert(2, "visits W", visits(names[1]).to_numpy())
     return table
 
 
-def endings(df: pd.DataFrame) -> pd.DataFrame:
+def endings(data) -> pd.DataFrame:
     """Per pairing: games and the share of each ending."""
-    frame = pd.DataFrame({"players": pairing(df), "ending": df["ending"].astype(str)})
-    shares = pd.crosstab(frame["players"], frame["ending"], normalize="index")
+    df = counts.frame(data, ("player_b", "player_w", "ending"))
+    frame = pd.DataFrame(
+        {"players": pairing(df), "ending": df["ending"].astype(str), "n": stats.weights(df)}
+    )
+    games = frame.groupby(["players", "ending"], sort=True)["n"].sum().unstack(fill_value=0)
+    total = games.sum(axis=1)
+    shares = games.div(total, axis=0)
     shares.columns = [f"{c} share" for c in shares.columns]
     out = shares.reset_index()
-    out.insert(1, "games", frame.groupby("players").size().reindex(out["players"]).to_numpy())
+    out.insert(1, "games", total.to_numpy())
     return out

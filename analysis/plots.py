@@ -1,6 +1,7 @@
 """Figures for the notebooks: each function takes a table made by the analysis modules and
 returns a ``matplotlib.figure.Figure`` (built without pyplot, so nothing is shown twice and
-nothing leaks) with labelled axes and units.
+nothing leaks) with labelled axes and units. Importing it adds the report's CJK glyphs to
+matplotlib's fonts (``analysis.cjk``); a figure of groups shows at most ``TOP`` of them.
 
 Longer than 300 lines on purpose: one short function per figure of the four notebooks, sharing
 one palette and one axis style; split by notebook, the shared style would be imported back and
@@ -12,9 +13,13 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from analysis import stats
+from analysis import cjk, stats
 from analysis.show import significant
 from sim.schema import DEFAULT_KOMI, RULESETS
+
+cjk.use_in_figures()
+#: The most groups a figure shows one by one (``disagreement.top`` pools the others).
+TOP = 12
 
 COLOURS = dict(zip(RULESETS, ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd")))
 _BY_LABEL = {
@@ -109,9 +114,11 @@ def rate_by(
     """One line per value of ``series`` (a column, or a list of columns joined with "vs", e.g.
     the pair of rulesets): ``rate`` (%) with its interval against ``by`` (numeric: an axis;
     otherwise categories)."""
-    fig, ax = _figure(8, 4.5)
     numeric = pd.api.types.is_numeric_dtype(table[by])
     cats = list(dict.fromkeys(table[by].astype(str))) if not numeric else None
+    tilt = 20 if numeric or len(cats) <= 4 else 50  # long labels side by side would overlap
+    longest = max(map(len, cats), default=0) if tilt == 50 else 0
+    fig, ax = _figure(8, 4.5 + 0.06 * longest)  # room under the axis for tilted labels
     for name, sub in table.groupby(series, sort=False, observed=True):
         name = " vs ".join(map(str, name)) if isinstance(name, tuple) else name
         x = sub[by].to_numpy(dtype=float) if numeric else [cats.index(str(v)) for v in sub[by]]
@@ -121,7 +128,7 @@ def rate_by(
         )  # lo <= rate <= hi (Wilson)
         ax.errorbar(x, y, yerr=err, marker="o", capsize=3, label=str(name))
     if not numeric:
-        ax.set_xticks(range(len(cats)), cats, rotation=20, ha="right", fontsize=8)
+        ax.set_xticks(range(len(cats)), cats, rotation=tilt, ha="right", fontsize=8)
     elif table[by].nunique() <= 25:
         ticks = np.unique(table[by].to_numpy(dtype=float))
         ax.set_xticks(ticks, [f"{t:g}" for t in ticks])
@@ -187,8 +194,7 @@ def stacked_shares(
 
 def ab_area_diff(hist: pd.DataFrame, window: float = 20) -> Figure:
     """Left: all games by JPD area difference (% of games). Right: games whose A版 and B版
-    winners differ, by area difference and by who was first to pass or virtual.
-    (Figure text avoids CJK characters: the default matplotlib font has none.)"""
+    winners differ, by area difference and by who was first to pass or virtual."""
     fig, (ax1, ax2) = _figure(11, 4.2, ncols=2)
     x = hist["area_diff_jpd"].to_numpy(dtype=float)
     total = hist["all"].sum()
@@ -220,8 +226,8 @@ def ab_area_diff(hist: pd.DataFrame, window: float = 20) -> Figure:
     ax2.set_xlim(lo, hi)
     ax2.set_ylim(0, max(bottom.max(initial=0), 1) * 1.4)  # room for the legend above the bars
     ax2.set_xlabel("JPD area difference, Black − White (points)")
-    ax2.set_ylabel("games whose JPD A and JPD B winners differ")
-    ax2.set_title("Where JPD A and JPD B disagree")
+    ax2.set_ylabel("games whose A版 and B版 winners differ")
+    ax2.set_title("Where 计枰点 A版 and B版 disagree")
     if any_diff.any():
         ax2.legend(title="who passed / played virtual first", fontsize=8, loc="upper left")
     else:

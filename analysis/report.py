@@ -1,9 +1,14 @@
 """The HTML report: execute the analysis notebooks on some runs and write one self-contained
-HTML file (figures embedded as base64 PNG, code hidden, no external scripts).
+HTML file (figures embedded as base64 PNG, the CJK glyphs it uses as an embedded font
+(``analysis.cjk``), code hidden, no external scripts).
 
-``jpdsim report RUN_DIR... [--out FILE]`` calls ``main``; ``build_report`` does the work.
-Each notebook runs in its own kernel started from the current interpreter, with the run
-folders injected after its cell tagged ``parameters`` (as papermill does).
+``jpdsim report RUN_DIR... [--out FILE] [--scheduler ADDRESS]`` calls ``main``;
+``build_report`` does the work. The statistics of the runs (``analysis.counts``) are computed
+once, shard by shard, here or on a Dask cluster; then each notebook runs in its own kernel
+started from the current interpreter, with the run folders and the statistics' file injected
+after its cell tagged ``parameters`` (as papermill does). A ``jpdsim stress`` folder stands for
+its runs. Sections that show nothing (no game from a setup position: no "Cycle positions")
+are left out.
 
 Every run is checked (``analysis.load.open_run``, i.e. ``sim.dataset.check.check_run``) before any
 notebook runs: a folder that is not a run, a bad file in it, or an incomplete run stops the
@@ -34,7 +39,9 @@ from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
 from nbconvert import HTMLExporter
 
-from analysis.load import open_run
+from analysis import cjk, counts
+from analysis.load import open_run, run_folders
+from sim.dataset.check import RunState
 from sim.dataset.write import write_text_atomic
 from sim.errors import UserError, one_line
 
@@ -63,6 +70,7 @@ _TEMPLATE_SOURCE = """{%- extends 'index.html.j2' -%}
   .jp-OutputArea-output img { max-width: 100%; height: auto; }
   .jp-Cell { padding: 2px 0; }
 </style>
+{{ resources.cjk_css }}
 {%- endblock extra_css -%}
 """
 
@@ -100,17 +108,22 @@ def _encryption() -> dict:
     return {}
 
 
-def check_runs(run_dirs: Sequence[str | Path]) -> list[Path]:
-    """The run folders as absolute paths, each checked (``analysis.load.open_run``: a whole,
-    complete run); UserError names the first that is not."""
+def check_runs(run_dirs: Sequence[str | Path]) -> list[RunState]:
+    """The runs of the folders (a ``jpdsim stress`` folder: its runs), each checked
+    (``analysis.load.open_run``: a whole, complete run); UserError names the first that is
+    not."""
     if not run_dirs:
         raise UserError("no run folder given")
-    return [Path(open_run(d).run_dir).resolve() for d in run_dirs]
+    return [open_run(Path(d).resolve()) for d in run_folders(run_dirs)]
 
 
-def inject_parameters(nb: nbformat.NotebookNode, run_dirs: Sequence[str | Path]) -> None:
-    """Insert ``RUN_DIRS = [...]`` after the cell tagged ``parameters`` (or first)."""
-    source = "RUN_DIRS = " + repr([str(d) for d in run_dirs])
+def inject_parameters(
+    nb: nbformat.NotebookNode, run_dirs: Sequence[str | Path], statistics: str | Path | None
+) -> None:
+    """Insert ``RUN_DIRS = [...]`` and ``STATISTICS = ...`` after the cell tagged
+    ``parameters`` (or first)."""
+    stats_file = None if statistics is None else str(statistics)
+    source = f"RUN_DIRS = {[str(d) for d in run_dirs]!r}\nSTATISTICS = {stats_file!r}"
     cell = nbformat.v4.new_code_cell(source, metadata={"tags": ["injected-parameters"]})
     where = next(
         (
@@ -124,13 +137,19 @@ def inject_parameters(nb: nbformat.NotebookNode, run_dirs: Sequence[str | Path])
 
 
 def execute_notebook(
-    path: str | Path, run_dirs: Sequence[str | Path], timeout: int | None = None
+    path: str | Path,
+    run_dirs: Sequence[str | Path] | None,
+    timeout: int | None = None,
+    statistics: str | Path | None = None,
 ) -> nbformat.NotebookNode:
-    """Run one notebook on ``run_dirs`` in a fresh kernel and return it with its outputs;
-    raise ReportError naming the notebook and the failing cell's error."""
+    """Run one notebook on ``run_dirs`` (None: as shipped, on the runs it finds itself) and
+    ``statistics`` (a file of ``analysis.counts.Statistics``; None: the notebook computes
+    them) in a fresh kernel and return it with its outputs; raise ReportError naming the
+    notebook and the failing cell's error."""
     path = Path(path)
     nb = nbformat.read(path, as_version=4)
-    inject_parameters(nb, run_dirs)
+    if run_dirs is not None:
+        inject_parameters(nb, run_dirs, statistics)
     root = str(Path(__file__).resolve().parent.parent)
     env = {
         **os.environ,
@@ -173,14 +192,41 @@ def _failed_cell(nb: nbformat.NotebookNode) -> str:
     return ""
 
 
+def _shows_nothing(cells: list) -> bool:
+    """Code cells, all without output."""
+    code = [c for c in cells if c.cell_type == "code"]
+    return bool(code) and not any(c.get("outputs") for c in code)
+
+
+def _shown(nb: nbformat.NotebookNode) -> list:
+    """The cells of a part that show something: code cells with outputs, and markdown cells
+    unless all the code cells they introduce (up to the next markdown cell) show nothing;
+    injected parameters left out."""
+    cells = [
+        c for c in nb.cells if "injected-parameters" not in c.get("metadata", {}).get("tags", [])
+    ]
+    out = []
+    for i, c in enumerate(cells):
+        if c.cell_type == "code":
+            if c.get("outputs"):
+                out.append(c)
+            continue
+        end = next((j for j in range(i + 1, len(cells)) if cells[j].cell_type != "code"), None)
+        if not _shows_nothing(cells[i + 1 : end]):
+            out.append(c)
+    return out
+
+
 def _merge(
     parts: list[tuple[str, nbformat.NotebookNode, float]], run_dirs: list[Path], total: float
 ) -> nbformat.NotebookNode:
-    """One notebook: a title cell, every part's cells that show something, a timing table."""
+    """One notebook: a title cell, every part's cells that show something (``_shown``), a
+    timing table (``parts`` may hold a step without a notebook: None)."""
     runs = "\n".join(f"- `{d}`" for d in run_dirs)
     now = _dt.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z")
     titles = []
-    for name, nb, _ in parts:
+    notebooks = [(name, nb) for name, nb, _ in parts if nb is not None]
+    for name, nb in notebooks:
         first = next((c.source for c in nb.cells if c.cell_type == "markdown"), name)
         titles.append(first.splitlines()[0].lstrip("# ").strip())
     contents = "\n".join(f"{i}. {t}" for i, t in enumerate(titles, 1))
@@ -188,12 +234,8 @@ def _merge(
         f"# jpdsim report\n\nRuns:\n\n{runs}\n\nWritten {now}. Parts:\n\n{contents}"
     )
     cells = [head]
-    for k, (_, nb, _) in enumerate(parts, 1):
-        for c in nb.cells:
-            if c.cell_type == "code" and not c.get("outputs"):
-                continue
-            if "injected-parameters" in c.get("metadata", {}).get("tags", []):
-                continue
+    for k, (_, nb) in enumerate(notebooks, 1):
+        for c in _shown(nb):
             c = nbformat.from_dict(dict(c))
             c.id = f"p{k}-{c.get('id') or len(cells)}"
             cells.append(c)
@@ -204,7 +246,7 @@ def _merge(
         )
     )
     merged = nbformat.v4.new_notebook(cells=cells)
-    merged.metadata = dict(parts[0][1].metadata) if parts else {}
+    merged.metadata = dict(notebooks[0][1].metadata) if notebooks else {}
     merged.metadata["title"] = "jpdsim report"
     return merged
 
@@ -220,7 +262,7 @@ def to_html(nb: nbformat.NotebookNode) -> str:
         exclude_output_prompt=True,
         embed_images=True,
     )
-    html, _ = exporter.from_notebook_node(nb)
+    html, _ = exporter.from_notebook_node(nb, resources={"cjk_css": cjk.css()})
     return html
 
 
@@ -253,23 +295,33 @@ def build_report(
     out: str | Path | None = None,
     notebooks: Sequence[str] = NOTEBOOKS,
     timeout: int | None = None,
+    scheduler: str | None = None,
 ) -> Path:
-    """Execute the notebooks on ``run_dirs`` and write one HTML file (default
+    """Compute the statistics of ``run_dirs`` (on the Dask cluster at ``scheduler``, if
+    given), execute the notebooks on them and write one HTML file (default
     ``<first run dir>/report.html``), atomically; print each part's time; return the path.
     Raises UserError for a folder that is not a whole run or an output that cannot be
     written, ReportError if a notebook fails (then nothing is left behind)."""
-    dirs = check_runs(run_dirs)
+    states = check_runs(run_dirs)
+    dirs = [Path(s.run_dir) for s in states]
     out = Path(out) if out is not None else dirs[0] / "report.html"
     made = _prepare_out(out)
     started = time.perf_counter()
     try:
-        parts = []
-        for name in notebooks:
-            t0 = time.perf_counter()
-            nb = execute_notebook(NOTEBOOK_DIR / name, dirs, timeout=timeout)
-            seconds = time.perf_counter() - t0
-            _progress(f"report: {name} {seconds:.1f} s")
-            parts.append((name, nb, seconds))
+        with tempfile.TemporaryDirectory(prefix="jpdsim-report-") as tmp:
+            data = counts.of_runs(states, scheduler=scheduler)
+            statistics = Path(tmp) / "statistics.pickle"
+            data.save(statistics)
+            seconds = time.perf_counter() - started
+            where = f" on {scheduler}" if scheduler else ""
+            _progress(f"report: statistics of {data.games:,} games{where} {seconds:.1f} s")
+            parts = [("statistics", None, seconds)]
+            for name in notebooks:
+                t0 = time.perf_counter()
+                nb = execute_notebook(NOTEBOOK_DIR / name, dirs, timeout, statistics)
+                seconds = time.perf_counter() - t0
+                _progress(f"report: {name} {seconds:.1f} s")
+                parts.append((name, nb, seconds))
         t0 = time.perf_counter()
         merged = _merge(parts, dirs, time.perf_counter() - started)
         write_text_atomic(out, to_html(merged))
@@ -285,10 +337,11 @@ def build_report(
 
 
 def main(args) -> int:
-    """CLI entry (``jpdsim report``): args.run_dirs (list of str), args.out (str or None).
-    Bad runs and failed notebooks raise UserError (one line; ``sim.cli`` prints it and exits 2)."""
+    """CLI entry (``jpdsim report``): args.run_dirs (list of str), args.out (str or None),
+    args.scheduler (str or None). Bad runs and failed notebooks raise UserError (one line;
+    ``sim.cli`` prints it and exits 2)."""
     try:
-        build_report(list(args.run_dirs), args.out)
+        build_report(list(args.run_dirs), args.out, scheduler=getattr(args, "scheduler", None))
     except ReportError as err:
         raise UserError(str(err)) from None
     return 0

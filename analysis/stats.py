@@ -1,4 +1,11 @@
-"""Small statistics shared by the analyses: Wilson intervals, grouping, histogram quantiles."""
+"""Small statistics shared by the analyses: Wilson intervals, grouping, histogram quantiles,
+and the weighted frames every table is computed from.
+
+A table function takes a games frame: either one row per game, or a weighted frame
+(``analysis.counts``), one row per combination of values with the number of games that have
+it in column ``WEIGHT`` and, in summed columns, the sum over those games. A frame without
+``WEIGHT`` weighs every row 1, so one piece of code computes a table from rows and from counts.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +14,64 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from sim.schema import RULESET_SCORE
+
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
+#: The column of a weighted frame that counts the games of each row.
+WEIGHT = "weight"
+
+
+def weights(df: pd.DataFrame) -> np.ndarray:
+    """The number of games of each row (int64): ``WEIGHT``, or 1 for a frame of games."""
+    if WEIGHT in df.columns:
+        return df[WEIGHT].to_numpy(dtype=np.int64)
+    return np.ones(len(df), dtype=np.int64)
+
+
+def select(df: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
+    """A copy of ``columns`` of a frame, with its weights when it has them."""
+    return df[columns + [WEIGHT] * (WEIGHT in df.columns)].copy()
+
+
+def games(df: pd.DataFrame) -> int:
+    """The number of games a (weighted) frame stands for."""
+    return int(weights(df).sum())
+
+
+def extra(df: pd.DataFrame, ruleset: str) -> np.ndarray:
+    """The extra point charged to Black (0 or 1) in every game under ``ruleset``
+    (``sim.schema.RULESET_SCORE``)."""
+    trigger = RULESET_SCORE[ruleset][1]
+    if trigger is None:
+        return np.zeros(len(df), dtype=np.int8)
+    column, player = trigger
+    return (df[column] == player).to_numpy(dtype=np.int8)
+
+
+def _self_check(df: pd.DataFrame) -> np.ndarray:
+    """0: not checked (a result missing), 1: equal-stones result = JPD area result with the
+    A版 point, 2: they differ (``analysis.cycles.self_check``)."""
+    esd = df["equal_stones_diff"].to_numpy(dtype=np.float64)
+    expected = df["area_diff_jpd"].to_numpy(dtype=np.float64) - extra(df, "jpd_a")
+    checked = np.isfinite(esd) & np.isfinite(expected)
+    bad = checked & (np.abs(esd - expected) > 1e-6)
+    return np.where(bad, 2, checked.astype(np.int8)).astype(np.int8)
+
+
+#: Columns computed from a game's columns: a weighted frame keeps them as keys (a summed
+#: column loses what they tell), a frame of games gets them on demand (``column``).
+DERIVED = {
+    "with a ban": lambda df: df["repetition_bans"].to_numpy() > 0,
+    "with a conversion": lambda df: df["converted_passes"].to_numpy() > 0,
+    "self-check": _self_check,
+}
+
+
+def column(df: pd.DataFrame, name: str) -> np.ndarray:
+    """A derived column (``DERIVED``) of a frame: stored, or computed from its games."""
+    if name in df.columns:
+        return df[name].to_numpy()
+    return np.asarray(DERIVED[name](df))
 
 
 def wilson(k, n, z: float = Z95) -> tuple[np.ndarray, np.ndarray]:
@@ -63,13 +127,17 @@ def by_columns(by) -> list[str]:
 
 
 def group_columns(df: pd.DataFrame, by) -> list[str]:
-    """``by_columns(by)``; ``by`` may name ``config``, which is added to ``df``
-    (``load.add_config``) when absent."""
+    """``by_columns(by)``; ``by`` may name ``config`` or ``players``, which are added to ``df``
+    (``load.add_config``, ``players.pairing``) when absent."""
     cols = by_columns(by)
     if "config" in cols and "config" not in df.columns:
         from analysis.load import add_config
 
         add_config(df)
+    if "players" in cols and "players" not in df.columns:
+        from analysis.players import pairing
+
+        df["players"] = pairing(df)
     return cols
 
 
@@ -95,11 +163,24 @@ def with_keys(keys: pd.DataFrame, table: pd.DataFrame, group_index: np.ndarray) 
     return pd.concat([left, table.reset_index(drop=True)], axis=1)
 
 
-def counts_2d(codes: np.ndarray, values: np.ndarray, n_groups: int, n_values: int) -> np.ndarray:
-    """A (groups x values) count table; rows where ``values`` < 0 are not counted."""
+def bincount(codes: np.ndarray, n: int, weights=None) -> np.ndarray:
+    """``np.bincount`` of ``codes`` (length ``n``), int64 counts when the weights are integers
+    or absent."""
+    if weights is None:
+        return np.bincount(codes, minlength=n)
+    out = np.bincount(codes, weights=weights, minlength=n)
+    return out.astype(np.int64) if np.issubdtype(np.asarray(weights).dtype, np.integer) else out
+
+
+def counts_2d(
+    codes: np.ndarray, values: np.ndarray, n_groups: int, n_values: int, weights=None
+) -> np.ndarray:
+    """A (groups x values) count table (games: ``weights`` per row); rows where ``values`` < 0
+    are not counted."""
     ok = values >= 0
     flat = codes[ok] * n_values + values[ok]
-    return np.bincount(flat, minlength=n_groups * n_values).reshape(n_groups, n_values)
+    w = None if weights is None else np.asarray(weights)[ok]
+    return bincount(flat, n_groups * n_values, w).reshape(n_groups, n_values)
 
 
 def hist_quantiles(counts: np.ndarray, values: np.ndarray, qs: Sequence[float]) -> np.ndarray:
@@ -116,6 +197,23 @@ def hist_quantiles(counts: np.ndarray, values: np.ndarray, qs: Sequence[float]) 
         idx = np.array([np.searchsorted(c, t) for c, t in zip(cum, target)], dtype=np.int64)
         idx = idx.clip(max=len(values) - 1)
         out[:, j] = np.where(total[:, 0] > 0, np.asarray(values)[idx], np.nan)
+    return out
+
+
+def quantiles(values: np.ndarray, weights: np.ndarray, qs: Sequence[float]) -> np.ndarray:
+    """Quantiles of ``values`` each repeated ``weights`` times, as ``np.quantile`` (method
+    'linear', the same arithmetic) computes them from the repeated values."""
+    order = np.argsort(values, kind="stable")
+    v = np.asarray(values, dtype=np.float64)[order]
+    cum = np.cumsum(np.asarray(weights, dtype=np.int64)[order])
+    n = int(cum[-1])
+    out = np.empty(len(qs))
+    for j, q in enumerate(qs):
+        virtual = n * q - q  # numpy's virtual index of 'linear'
+        below = np.floor(virtual)
+        t = virtual - below
+        a, b = (v[np.searchsorted(cum, min(i, n - 1), side="right")] for i in (below, below + 1))
+        out[j] = b - (b - a) * (1 - t) if t >= 0.5 else a + (b - a) * t  # numpy's _lerp
     return out
 
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 import pandas as pd
 
+from analysis import counts, stats
 from analysis.disagreement import COLUMNS as WINNER_COLUMNS
 from analysis.disagreement import disagreement_matrix, winner_codes
 from sim.schema import ENDINGS, RULESETS
@@ -19,11 +19,12 @@ COLUMNS = ("ending", *WINNER_COLUMNS)
 
 
 def _endings(df: pd.DataFrame) -> list[str]:
-    n = len(df)
-    counts = df["ending"].value_counts(dropna=False).to_dict()
+    n = stats.games(df)
+    per = pd.Series(stats.weights(df)).groupby(df["ending"].to_numpy(), dropna=False).sum()
+    found = per.to_dict()
     lines = [f"{'ending':<14}{'games':>12}{'share':>9}"]
-    for ending in [*ENDINGS, *sorted(set(counts) - set(ENDINGS), key=str)]:
-        c = int(counts.get(ending, 0))
+    for ending in [*ENDINGS, *sorted(set(found) - set(ENDINGS), key=str)]:
+        c = int(found.get(ending, 0))
         if c or ending in ENDINGS:
             lines.append(f"{str(ending):<14}{c:>12,}{c / max(n, 1):>9.2%}")
     return lines
@@ -36,10 +37,10 @@ def _results(df: pd.DataFrame) -> list[str]:
     ]
     for r in RULESETS:
         codes = winner_codes(df[f"winner_{r}"]) + 1  # 0 no result, 1 B, 2 W, 3 draw
-        b, w, d = (int(c) for c in np.bincount(codes, minlength=4)[1:])
+        b, w, d = (int(c) for c in stats.bincount(codes, 4, stats.weights(df))[1:])
         decided = b + w + d
         rate = f"{b / decided:.2%}" if decided else "-"
-        lines.append(f"{r:<14}{b:>12,}{w:>12,}{d:>10,}{len(df) - decided:>11,}{rate:>12}")
+        lines.append(f"{r:<14}{b:>12,}{w:>12,}{d:>10,}{stats.games(df) - decided:>11,}{rate:>12}")
     return lines + ["(B win rate: Black's wins / games with a result, draws included)"]
 
 
@@ -62,9 +63,10 @@ def _disagreement(df: pd.DataFrame) -> list[str]:
     return lines
 
 
-def summary(df: pd.DataFrame) -> str:
-    """A short text table of a games frame (at least ``COLUMNS``): endings, results per
-    ruleset, winner disagreement between rulesets."""
-    return "\n".join(
-        [f"games: {len(df):,}", "", *_endings(df), "", *_results(df), "", *_disagreement(df)]
-    )
+def summary(data) -> str:
+    """A short text table of games (a frame with at least ``COLUMNS``, or their
+    ``analysis.counts.Statistics``): endings, results per ruleset, winner disagreement between
+    rulesets."""
+    df = counts.frame(data, COLUMNS)
+    parts = [_endings(df), _results(df), _disagreement(df)]
+    return "\n\n".join([f"games: {stats.games(df):,}", *("\n".join(p) for p in parts)])

@@ -152,9 +152,20 @@ def _add_report(sub):
     p = sub.add_parser(
         "report", help="run the analysis notebooks on runs and write one HTML report"
     )
-    p.add_argument("run_dirs", nargs="+", type=_path, metavar="RUN_DIR")
+    p.add_argument(
+        "run_dirs",
+        nargs="+",
+        type=_path,
+        metavar="RUN_DIR",
+        help="a run folder, or a `jpdsim stress` folder (its runs)",
+    )
     p.add_argument(
         "--out", type=_path, metavar="FILE", help="HTML file (default RUN_DIR/report.html)"
+    )
+    p.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="compute the statistics of the shards on this Dask scheduler (tcp://host:8786)",
     )
 
 

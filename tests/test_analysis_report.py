@@ -1,9 +1,11 @@
 """The notebooks, the figures and the HTML report, on small runs written from hand-made rows."""
 
 import argparse
+import io
 import json
 import os
 import re
+import warnings
 
 import nbformat
 import pytest
@@ -107,7 +109,7 @@ def test_unwritable_out_stops_before_any_notebook(tmp_path, runs, monkeypatch):
 def _quick(monkeypatch):
     """Replace notebook execution by a trivial executed notebook (for path and write tests)."""
 
-    def fake(path, run_dirs, timeout=None):
+    def fake(path, run_dirs, timeout=None, statistics=None):
         nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(f"# {path.name}")])
         return nb
 
@@ -276,3 +278,55 @@ def test_report_on_a_real_run(real_report):
     assert "application/vnd.jupyter.stderr" not in body  # stderr and error outputs
     assert "Traceback" not in body and "Warning" not in body
     assert str(run) in body and (run / "moves").is_dir()
+
+
+def test_sections_that_show_nothing_are_left_out(built):
+    html = built.read_text(encoding="utf-8")
+    assert "Cycle positions" not in html  # no game from a setup position in these runs
+    assert "One example game per position" not in html
+    assert "JPD self-check" in html
+    nb = nbformat.v4.new_notebook(
+        cells=[
+            nbformat.v4.new_markdown_cell("# Part"),
+            nbformat.v4.new_markdown_cell("## Empty\n\nLead-in"),
+            nbformat.v4.new_code_cell("x = 1"),
+            nbformat.v4.new_markdown_cell("## Full"),
+            nbformat.v4.new_code_cell("x", outputs=[nbformat.v4.new_output("stream", text="1")]),
+            nbformat.v4.new_code_cell("y = 2"),
+        ]
+    )
+    assert [c.source.split("\n")[0] for c in report._shown(nb)] == ["# Part", "## Full", "x"]
+
+
+def test_cjk_text_comes_with_its_font(built):
+    from fontTools.ttLib import TTFont
+
+    from analysis import cjk
+
+    chars = cjk.characters()
+    assert set("计枰点版唐宋") <= set(chars)
+    cmap = TTFont(cjk.FONT).getBestCmap()
+    assert [c for c in chars if ord(c) not in cmap] == []  # else: python -m analysis.cjk FONT
+    html = built.read_text(encoding="utf-8")
+    assert f'@font-face {{ font-family: "{cjk.CSS_FAMILY}"; src: url(data:font/ttf;base64,' in html
+    assert "A版" in html and "唐宋版" in html
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # matplotlib warns of each glyph its fonts lack
+        fig = plots.ab_area_diff(ab_effect.area_diff_histogram(frame(rows_superko())))
+        fig.savefig(io.BytesIO(), format="png")
+    assert "版" in fig.axes[1].get_title()
+
+
+@pytest.mark.parametrize("name", report.NOTEBOOKS)
+def test_notebooks_run_as_shipped(runs, name, monkeypatch):
+    """Without injected parameters a notebook reads $JPDSIM_RUNS (else results/quickstart)."""
+    monkeypatch.setenv("JPDSIM_RUNS", os.pathsep.join(map(str, runs)))
+    nb = report.execute_notebook(report.NOTEBOOK_DIR / name, None)
+    shown = json.dumps([o for c in nb.cells for o in c.get("outputs", [])])
+    assert "**20 games** from 2 run(s)." in shown
+
+
+def test_a_notebook_without_runs_says_what_to_run(tmp_path, monkeypatch):
+    monkeypatch.setenv("JPDSIM_RUNS", str(tmp_path / "quickstart"))
+    with pytest.raises(report.ReportError, match=r"`jpdsim run configs/quickstart.toml` writes"):
+        report.execute_notebook(report.NOTEBOOK_DIR / report.NOTEBOOKS[0], None)
