@@ -13,7 +13,9 @@ batch to every cube and merges the results, in this process or on a Dask cluster
 ``frame`` hands each the cube that holds its columns, and the tables are the same as from the
 games themselves. Two row selections come along: the first games that fail the JPD self-check
 and the first cycle or four-virtual game of each group (``analysis.cycles``).
-"""
+
+Longer than 300 lines on purpose: each table's cube is declared beside its reduction, so that
+a table and its statistics change together."""
 
 from __future__ import annotations
 
@@ -250,7 +252,7 @@ def merge_statistics(a: Statistics, b: Statistics) -> Statistics:
 
 
 #: String keys whose categories the loader orders as it meets them (the others have a
-#: fixed vocabulary, ``load.VOCABULARY``).
+#: fixed vocabulary, ``sim.schema.VOCABULARY``).
 _MET_IN_ORDER = ("player_b", "player_w", "setup")
 
 

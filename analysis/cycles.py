@@ -13,8 +13,7 @@ import pandas as pd
 
 from analysis import counts, stats
 from analysis.finishes_last import FIRST
-from analysis.load import VOCABULARY
-from sim.schema import RULESETS
+from sim.schema import RULESETS, VOCABULARY
 
 COLUMNS = (
     "game_id",

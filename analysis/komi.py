@@ -19,16 +19,9 @@ import pandas as pd
 from analysis import counts, stats
 from analysis.finishes_last import FIRST, LAST
 from analysis.stats import extra
-from sim.schema import DEFAULT_KOMI, RULESET_SCORE, RULESETS, UNSCORED_ENDINGS
+from sim.schema import DEFAULT_KOMI, RULESET_METHOD, RULESET_SCORE, RULESETS, UNSCORED_ENDINGS
 
 #: The scoring method behind each ruleset (for labels).
-METHOD = {
-    "jpd_a": "JPD area, A版 point",
-    "jpd_b": "JPD area",
-    "jpd_tangsong": "JPD area, 唐宋版 point",
-    "chinese": "Chinese area",
-    "japanese": "Japanese territory",
-}
 COLUMNS = ("ending", FIRST, LAST, "area_diff_jpd", "area_diff_chinese", "territory_diff_japanese")
 
 
@@ -169,7 +162,7 @@ def fair_komi(
             win, draw, _ = rates_at(leads, c, [DEFAULT_KOMI[r]])
             row = {
                 "ruleset": r,
-                "method": METHOD[r],
+                "method": RULESET_METHOD[r],
                 "games": int(c.sum()),
                 "fair komi": fair,
                 "fair komi lo": lo,

@@ -8,11 +8,13 @@ temporary files of a running run are never read. Only the whole shard files that
 found are then read, one at a time (``sim.dataset.check.read_part``: every page checked against
 its CRC, every row there, an error names the file): only the columns asked for (and those of
 a filter, applied as each file is read); string columns arrive as categoricals with a fixed
-vocabulary (see ``VOCABULARY``) and half-point columns as float32, so ten million games fit
+vocabulary (``sim.schema.VOCABULARY``) and half-point columns as float32, so ten million games fit
 easily in memory.
 
 Every error is a ``sim.errors.UserError`` whose one-line message names the run folder or file.
-"""
+
+Longer than 300 lines on purpose: the one checked way from run folders to frames for every
+reader; split, each part would import the checks of the other."""
 
 from __future__ import annotations
 
@@ -30,17 +32,7 @@ from sim.dataset.check import RunState, check_run, read_part
 from sim.dataset.layout import GAMES, MANIFEST, part_name
 from sim.dataset.manifest import read_manifest
 from sim.errors import UserError, one_line
-from sim.schema import ENDINGS, GAME_SCHEMA, REPETITIONS, RULESETS, SUICIDES
-
-#: Fixed category order of the string columns (values outside are appended, sorted).
-VOCABULARY = {
-    "repetition": REPETITIONS,
-    "suicide": SUICIDES,
-    "ending": ENDINGS,
-    "first_pass_or_virtual_by": ("B", "W"),
-    "last_real_move_by": ("B", "W"),
-    **{f"winner_{r}": ("B", "W", "draw") for r in RULESETS},
-}
+from sim.schema import GAME_SCHEMA, RULESETS, VOCABULARY
 
 #: Columns that describe how a game was played (a "config"; see ``add_config``).
 CONFIG_COLUMNS = (

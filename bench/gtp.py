@@ -37,9 +37,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from analysis.load import IncompleteRunWarning, load_runs  # noqa: E402
 from analysis.stats import wilson  # noqa: E402
 from sim.config import config_from_dict  # noqa: E402
-from sim.gtp.engine import GtpEngine  # noqa: E402
+from sim.gtp.engine import GtpEngine, engine_seed  # noqa: E402
 from sim.player import Player  # noqa: E402
-from sim.referee import engine_seed, play_refereed  # noqa: E402
+from sim.referee import play_refereed  # noqa: E402
 from sim.rules import Rules  # noqa: E402
 from sim.run.runner import run  # noqa: E402
 
