@@ -16,7 +16,9 @@ report with a one-line ``UserError``. A notebook that fails stops it with a ``Re
 naming the notebook, the cell and the error (``main`` turns it into a ``UserError``, so the
 command prints one line and exits non-zero); the HTML file is written only when every part
 succeeded (atomically: an older report stays untouched).
-"""
+
+Longer than 300 lines on purpose: the report's one pipeline (statistics, notebooks, HTML) with
+its errors, in the order it runs."""
 
 from __future__ import annotations
 

@@ -37,7 +37,9 @@ dead_stones     ``sim.schema.DEAD_STONES``                              ``"all_a
 The keys ``policy_b``/``policy_w`` of schema 1 are gone: ``[players.black] kind = ...`` says
 it. Any mistake (unknown key, wrong type, value out of range, unknown name, TOML syntax) raises
 ``sim.errors.UserError`` with one line naming the file and the key.
-"""
+
+Longer than 300 lines on purpose: the key table above is the reference for every key, and each
+key's check sits beside its reading."""
 
 from __future__ import annotations
 

@@ -15,7 +15,9 @@ GTP knows no virtual move (虚着), and lets the colours come in any order; here
 - ``play``/``genmove`` for the colour that is not to move first passes for the side to move
   (that pass is then converted into a virtual move of its own, as any declined pass is:
   docs/rules.md §4). If the command fails, the pass is taken back with it.
-"""
+
+Longer than 300 lines on purpose: one class, the GTP commands and the one game they act on (a
+failed command takes its actions back); split, each half would reach into the other's state."""
 
 import math
 import sys

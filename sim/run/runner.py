@@ -1,5 +1,9 @@
 """``run``: play (or complete) a run into its folder with local workers or on a Dask cluster,
-logging to ``run.log``, stopping cleanly on Ctrl-C or SIGTERM (how a run goes: ``sim.run``)."""
+logging to ``run.log``, stopping cleanly on Ctrl-C or SIGTERM (how a run goes: ``sim.run``).
+
+Longer than 300 lines on purpose: a run's whole life (checks, lock, manifest, workers or Dask,
+stopping, the final check) in one place, so that every way a run ends goes through one
+``finally``."""
 
 from __future__ import annotations
 
