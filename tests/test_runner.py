@@ -196,11 +196,20 @@ def _wait_for_shards(out, n, proc, timeout=300):
         time.sleep(0.02)
 
 
+def _wait_for_manifest(out, games, proc, timeout=60):
+    t = time.monotonic()
+    while json.loads((out / "manifest.json").read_text()).get("games_written", 0) < games:
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() - t < timeout
+        time.sleep(0.02)
+
+
 def test_sigkill_then_resume(reference, config_file, tmp_path):
     _, table = reference
     out = tmp_path / "run"
     proc = _start(config_file, out, delay=0.5)
     _wait_for_shards(out, 1, proc)
+    _wait_for_manifest(out, 30, proc)  # the runner records a shard once it hears of it
     proc.kill()
     proc.wait()
     time.sleep(0.3)  # the worker dies with its parent (PR_SET_PDEATHSIG): nothing more appears
