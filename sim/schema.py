@@ -75,10 +75,10 @@ NATIVE_PLAYERS = tuple(k for k, (_, native) in PLAYER_TABLE.items() if native)
 PLAYER_PARAMETERS = {k: keys for k, (keys, _) in PLAYER_TABLE.items()}
 #: The playout policies of a searching player.
 PLAYOUTS = ("random", "pattern")
-#: Dead stones at a pause (RULES.md §4): "all_alive", the agreed ending 两弃终局; "agree",
+#: Dead stones at a pause (docs/rules.md §4): "all_alive", the agreed ending 两弃终局; "agree",
 #: the players name the dead stones (equal lists: removed; else play resumes, 实战解决).
 DEAD_STONES = ("all_alive", "agree")
-MAX_RESUMPTIONS = 3  # RULES.md §4 Choice: after 3 resumptions the next pause ends all alive
+MAX_RESUMPTIONS = 3  # docs/rules.md §4 and §12: after 3 resumptions the next pause ends all alive
 
 #: The raw outcome of one game as the engine writes it (``sim.engine.scoring.outcome_row``):
 #: integers in this order; a per-colour field is a ``_b``, ``_w`` pair. ``sim.engine.outcome``

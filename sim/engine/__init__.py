@@ -4,7 +4,7 @@
 liberties, captures, Zobrist keys; no rule knobs) -> ``repetition`` (the position log, the
 superko filter, the four-virtual table) -> ``history`` (passes, virtual moves, legality,
 endings: everything that depends on the game's history) -> ``scoring`` (every counting method
-of RULES.md §7) -> ``outcome`` (the raw outcome row of a game, and raw rows to named columns,
+of docs/rules.md §7) -> ``outcome`` (the raw outcome row of a game, and raw rows to named columns,
 margins, winners). ``check`` recomputes the incremental state from the board (a debug and test
 aid); ``game`` plays one game action by action from Python. Players live in ``sim.players``,
 batches in ``sim.selfplay``.

@@ -1,4 +1,4 @@
-"""The rules layer: everything that depends on a game's history (RULES.md §2-§5, §9).
+"""The rules layer: everything that depends on a game's history (docs/rules.md §2-§5, §9).
 
 Passes and their conversion, virtual moves, the repetition rule of each mode (judged here on
 the position log of ``sim.engine.repetition``), the four-virtual ending, the move cap, and the
@@ -212,7 +212,7 @@ def _apply_action(g, action, code):
     st = g.tab[ST]
     c = st[TO_MOVE]
     st[ACTIONS] += 1
-    if action == RESIGN:  # the game ends; a pending pass stays unconverted (RULES.md §4)
+    if action == RESIGN:  # the game ends; a pending pass stays unconverted (docs/rules.md §4)
         st[ENDING] = RESIGNED
         st[RESIGNED_BY] = c
         return

@@ -2,7 +2,7 @@
 into a row of ``sim.schema.RAW_FIELDS`` (the ``R_*`` indices are looked up there by name);
 ``outcome_arrays`` and ``columns`` turn raw rows into the named outcome columns of
 ``sim.schema`` (``OUTCOME_TYPES``): scores, margins under each ruleset's komi
-(``rulings``, ``sim.schema.RULESET_SCORE``, RULES.md §8) and winners."""
+(``rulings``, ``sim.schema.RULESET_SCORE``, docs/rules.md §8) and winners."""
 
 import numpy as np
 import pyarrow as pa
@@ -162,7 +162,7 @@ _NO_WINNER = np.array([False] + [e in NO_WINNER_ENDINGS for e in ENDINGS])
 
 
 def rulings(raw, komi: dict) -> dict:
-    """Every ruleset's (margin, winner code) from game values (RULES.md §8): ``raw`` maps the
+    """Every ruleset's (margin, winner code) from game values (docs/rules.md §8): ``raw`` maps the
     raw differences of ``RULESET_SCORE``, ``first_pass_or_virtual_by``, ``last_real_move_by``
     and ``resigned_by`` (colour codes, 0 for none) and ``ending`` (1 + the index in ENDINGS)
     to arrays. margin = difference - komi - the ruleset's point; the winner code indexes

@@ -1,4 +1,4 @@
-"""A pause's dead stones under ``dead_stones = "agree"`` (RULES.md §4): the agreement, which
+"""A pause's dead stones under ``dead_stones = "agree"`` (docs/rules.md §4): the agreement, which
 removes the stones both players named, or the resumption 实战解决, which converts the two
 passes into virtual moves and plays on. Neither is an action.
 """
@@ -54,7 +54,7 @@ def open_pause(g):
 def resume(g):
     """The players' lists differ (实战解决): the pause's two passes become virtual moves in the
     order they were made, and the first passer is to move. The game ends at once if a
-    conversion completes four virtual moves (RULES.md §4)."""
+    conversion completes four virtual moves (docs/rules.md §4)."""
     st = g.tab[ST]
     second = st[TO_MOVE]  # the pausing pass did not hand the move over
     first = opponent(second)
@@ -71,7 +71,7 @@ def resume(g):
 
 @njit(cache=True, _nrt=False)
 def remove_dead(g, p):
-    """Remove the stone at ``p`` as agreed dead: lost by its owner (RULES.md §7). The board's
+    """Remove the stone at ``p`` as agreed dead: lost by its owner (docs/rules.md §7). The board's
     chains are rebuilt; the logged key of the final position follows the board."""
     st = g.tab[ST]
     n = st[N]

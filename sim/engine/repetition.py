@@ -1,4 +1,4 @@
-"""Repetition: the position log, its filter, and the four-virtual table (RULES.md §4, §5).
+"""Repetition: the position log, its filter, and the four-virtual table (docs/rules.md §4, §5).
 
 The position after move ``m`` (real or virtual, converted passes included) is logged as
 ``tab[LOG_KEY, m]``, its key in the sense of the repetition rule (``rule_key``):

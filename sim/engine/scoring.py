@@ -1,4 +1,4 @@
-"""Scoring kernels (RULES.md §7): JPD point ownership and area, the literal equal-stones
+"""Scoring kernels (docs/rules.md §7): JPD point ownership and area, the literal equal-stones
 count, Chinese area (Tromp-Taylor regions) and Japanese territory with the seki test.
 
 Each method writes its counts into the scoring's counters (``counter``) or into the outcome
@@ -153,7 +153,7 @@ def _japanese_owner(g, region, p):
 
 @njit(cache=True, _nrt=False)
 def japanese_territory(g, region, owned, terr):
-    """Territory of each colour under the seki test of RULES.md §7.4 (KataGo's
+    """Territory of each colour under the seki test of docs/rules.md §7.2 item 4 (KataGo's
     independent-life area with the seki tax), every stone alive; ``region`` and ``owned``
     (each colour's empty points by region) from ``ownership``. Writes terr[BLACK], terr[WHITE].
 
@@ -240,10 +240,11 @@ def _refill(board, p, label, left, moku):
 
 @njit(cache=True, _nrt=False)
 def equal_stones(g, lab):
-    """The literal equal-stones count (A§7.1, A'§7.1, RULES.md §7.2) on a copy of the board,
-    with JPD labels ``lab``: balance the move numbers (A- or B-negative move), refill lost and
-    virtual stones into own territory, then count the copy. Leaves each side's moku in the
-    counter T_MOKU; returns (balanced move number, 2 * (Black's total - White's total))."""
+    """The literal equal-stones count (A§7.1, A'§7.1, docs/rules.md §7.2 item 2) on a copy of
+    the board, with JPD labels ``lab``: balance the move numbers (A- or B-negative move),
+    refill lost and virtual stones into own territory, then count the copy. Leaves each
+    side's moku in the counter T_MOKU; returns (balanced move number, 2 * (Black's total -
+    White's total))."""
     n, w = g.tab[ST, N], g.tab[ST, W]
     st = g.tab[ST]
     board = g.pt[COPY]  # its border stays BORDER (new_state)
