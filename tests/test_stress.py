@@ -177,3 +177,26 @@ def test_console_table_leaves_out_columns_only_when_it_must():
         "them): jpd_a B",
     ]
     assert max(map(len, narrow)) <= 44
+
+
+def test_the_whole_set_fits_eighty_columns():
+    """The runs of the whole corpus (long setup names, every run column varying) fit 80
+    columns: the statistics go, the self-check's mismatches stay."""
+    stats = ("four_virtual share", "cycle share", "pause share", "moves mean", "mismatches")
+    rows = [
+        {
+            "setup": setup,
+            "repetition": rep,
+            "suicide": suicide,
+            "player_b": player,
+            "games": 50_000,
+            **{column: 0.125 for column in stats},
+        }
+        for setup in ("sending_two_returning_one", "ko")
+        for rep in ("situational_superko", "basic_ko")
+        for suicide in ("multi", "none")
+        for player in ("random", "kofight(threat_rate=0.5,playout=pattern)")
+    ]
+    lines = console_table(pd.DataFrame(rows), 80).splitlines()
+    assert max(map(len, lines)) <= 80
+    assert lines[0].split() == ["setup", "repetition", "suicide", "player", "mismatches"]

@@ -149,6 +149,8 @@ _DROP = (
     "engine_error share",
     "pause share",
     "move_limit share",
+    "cycle share",
+    "four_virtual share",
 )
 
 
