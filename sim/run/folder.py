@@ -65,14 +65,23 @@ def same_run(run_dir: Path, cfg: RunConfig) -> RunState | None:
     saying what to type, when it is another run."""
     if not (run_dir / MANIFEST).exists():
         return None
+    manifest = _manifest_of(
+        run_dir,
+        cfg,
+        "holds another run",
+        f"to keep it, choose another folder with --out DIR; to replace it, delete {run_dir} first",
+    )
+    return check_run(run_dir, manifest=manifest)
+
+
+def _manifest_of(run_dir: Path, cfg: RunConfig, problem: str, advice: str) -> dict:
+    """The manifest of the run in ``run_dir``; a UserError (``problem``, the differences, then
+    ``advice``) when that run's config is not ``cfg``."""
     manifest = read_manifest(run_dir)
     diffs = _config_differences(manifest["config"], cfg)
     if diffs:
-        raise UserError(
-            f"{run_dir}: holds another run ({'; '.join(diffs)}); to keep it, choose another "
-            f"folder with --out DIR; to replace it, delete {run_dir} first"
-        )
-    return check_run(run_dir, manifest=manifest)
+        raise UserError(f"{run_dir}: {problem} ({'; '.join(diffs)}); {advice}")
+    return manifest
 
 
 def lock(run_dir: Path):
@@ -138,14 +147,12 @@ def prepare(cfg: RunConfig, run_dir: Path, resume: bool, config_file: str | None
     if rewrite:
         manifest = {**new_manifest(cfg, config_file, env), "rewritten": now()}
     else:
-        manifest = read_manifest(run_dir)
-        diffs = _config_differences(manifest["config"], cfg)
-        if diffs:
-            raise UserError(
-                f"{run_dir}: cannot resume, the run there has another config "
-                f"({'; '.join(diffs)}); give the same config file and "
-                f"--games/--seed options as the first run"
-            )
+        manifest = _manifest_of(
+            run_dir,
+            cfg,
+            "cannot resume, the run there has another config",
+            "give the same config file and --games/--seed options as the first run",
+        )
     try:
         state = check_run(run_dir, verify=True, manifest=manifest)
     except UserError as err:
