@@ -21,8 +21,9 @@ from sim.players.tree import advance, dead_list, drop_trees, new_tree
 from sim.rules import Rules
 from sim.schema import RAW_FIELDS
 
-#: The kernel variants, by what the players need (``NativePlayers.variant``).
-VARIANTS = ("light", "playout", "search")
+#: The kernel variants, by what the players need (``NativePlayers.variant``), as a user reads
+#: them.
+VARIANTS = {"light": "light playouts", "playout": "playout players", "search": "tree search"}
 
 
 class NativePlayers:

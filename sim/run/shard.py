@@ -52,15 +52,14 @@ def compile_kernels(kwargs: dict, engines: bool, log=sys.stderr) -> None:
     ``RunConfig.play_kwargs``) describe, by playing one game of stand-ins (``_stand_in``) in
     this process; the first time a kind of game compiles, ``log`` is told what and how long
     it took. Runs do it before their workers start, so that they load the kernels at once."""
-    from sim.native import NativePlayers
+    from sim.native import VARIANTS, NativePlayers
 
     kwargs = {**kwargs, "black": _stand_in(kwargs["black"]), "white": _stand_in(kwargs["white"])}
     play = _play_function(engines)
     variant = NativePlayers(kwargs["rules"], kwargs["black"], kwargs["white"]).variant
     marker = Path(os.environ["NUMBA_CACHE_DIR"]) / f"compiled-{play.__name__}-{variant}"
     if not marker.exists():
-        what = {"light": "light playouts", "playout": "playout players", "search": "tree search"}
-        log.write(f"compiling the kernels for {what[variant]} (first time only)...\n")
+        log.write(f"compiling the kernels for {VARIANTS[variant]} (first time only)...\n")
         log.flush()
     t = time.perf_counter()
     play(game_ids=np.zeros(1, np.int64), record_moves=True, arrow=True, **kwargs)
