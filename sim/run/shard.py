@@ -3,6 +3,7 @@ to the run folder (in a worker, on a Dask worker, or in-process for a replay).""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
 import sys
@@ -66,7 +67,8 @@ def compile_kernels(kwargs: dict, engines: bool, log=sys.stderr) -> None:
     if not marker.exists():
         log.write(f"compiled in {time.perf_counter() - t:.0f} s\n")
         log.flush()
-        marker.touch()
+        with contextlib.suppress(OSError):  # a cache numba cannot write either: said again
+            marker.touch()
 
 
 def play_shard(cfg: RunConfig, run_dir: Path, index: int) -> int:
