@@ -13,17 +13,13 @@ from __future__ import annotations
 import numpy as np
 
 from sim.engine.state import INTERIOR, PLAIN, ST, TO_MOVE, colour_row, new_state
-from sim.player import Player
+from sim.player import Player, kernel_variant
 from sim.players.choose import player_action
 from sim.players.params import kernel_parameters
 from sim.players.stream import start_stream
 from sim.players.tree import advance, dead_list, drop_trees, new_tree
 from sim.rules import Rules
 from sim.schema import RAW_FIELDS
-
-#: The kernel variants, by what the players need (``NativePlayers.variant``), as a user reads
-#: them.
-VARIANTS = {"light": "light playouts", "playout": "playout players", "search": "tree search"}
 
 
 class NativePlayers:
@@ -35,7 +31,7 @@ class NativePlayers:
             raise ValueError(f"virtual_rate must be in [0, 1], not {virtual_rate}")
         self.players = (black, white)
         self.virtual_rate = float(virtual_rate)
-        self.params = np.array([kernel_parameters(p, rules) for p in self.players], np.float64)
+        self.set_rules(rules)
         visits = max(p.visits if p.searches else 0 for p in self.players)
         self.tree = new_tree(rules, visits, len(RAW_FIELDS)) if visits else None
         self.sim = new_state(rules, False) if visits else None
@@ -44,14 +40,12 @@ class NativePlayers:
 
     @property
     def variant(self) -> str:
-        """The batch kernel these players need: ``light`` (both ``random``), ``search`` (one
-        searches), else ``playout``."""
-        if self.tree is not None:
-            return "search"
-        return "light" if all(p.kind == "random" for p in self.players) else "playout"
+        """The batch kernel these players need (``sim.player.kernel_variant``)."""
+        return kernel_variant(*self.players)
 
     def set_rules(self, rules: Rules) -> None:
-        """Take a change of komi (the rows' ``K_KOMI``); the board stays the same."""
+        """Each colour's kernel row under ``rules`` (a change of komi: ``K_KOMI``; the board
+        stays the same)."""
         self.params = np.array([kernel_parameters(p, rules) for p in self.players], np.float64)
 
     def start(self, seed: int, game_id: int) -> None:

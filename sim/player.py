@@ -174,3 +174,15 @@ _FLOATS = ("resign_below", "explore", "komi_to_engine", "threat_rate", *_TIMEOUT
 #: Options that say how a program is run, not who plays: left out of the canonical name (so
 #: the rows of a run keep their player names when they change).
 _NOT_NAMED = ("startup_timeout", "command_timeout")
+
+#: The variants of the batch kernel (``sim.batch``), by what the players need, as a user reads
+#: them.
+VARIANTS = {"light": "light playouts", "playout": "playout players", "search": "tree search"}
+
+
+def kernel_variant(black: Player, white: Player) -> str:
+    """The batch kernel ``black`` and ``white`` need: ``search`` if one searches, ``light`` if
+    both are ``random``, else ``playout``."""
+    if black.searches or white.searches:
+        return "search"
+    return "light" if black.kind == white.kind == "random" else "playout"

@@ -2,7 +2,7 @@
 
 ``play_batch`` is the engine's front door for the runner: rules and players in, named
 outcome columns (and, if asked, every game's actions) out. The kernel is ``sim.batch``'s,
-compiled for what the players need (``NativePlayers.variant``).
+compiled for what the players need (``sim.player.kernel_variant``).
 """
 
 import numpy as np

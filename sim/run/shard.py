@@ -14,7 +14,7 @@ import numpy as np
 
 from sim.config import RunConfig
 from sim.dataset.write import games_table, moves_selection, moves_table, write_shard
-from sim.player import Player
+from sim.player import VARIANTS, Player, kernel_variant
 
 
 def _play_function(engines: bool):
@@ -49,26 +49,26 @@ def _stand_in(player: Player) -> Player:
 
 
 def compile_kernels(kwargs: dict, engines: bool, log=sys.stderr) -> None:
-    """Compile, or load from numba's cache, the kernels of the games that ``kwargs`` (of
-    ``RunConfig.play_kwargs``) describe, by playing one game of stand-ins (``_stand_in``) in
-    this process; the first time a kind of game compiles, ``log`` is told what and how long
-    it took. Runs do it before their workers start, so that they load the kernels at once."""
-    from sim.native import VARIANTS, NativePlayers
-
+    """Compile the kernels of the games that ``kwargs`` (of ``RunConfig.play_kwargs``)
+    describe, the first time that kind of game is played with these kernel sources, by
+    playing one game of stand-ins (``_stand_in``) in this process, and tell ``log`` what and
+    how long it took; a marker in numba's cache folder says it was done (then nothing is
+    loaded here: the workers load the cached kernels themselves). Runs do it before their
+    workers start, so that they do not all compile the same kernels at once."""
     kwargs = {**kwargs, "black": _stand_in(kwargs["black"]), "white": _stand_in(kwargs["white"])}
     play = _play_function(engines)
-    variant = NativePlayers(kwargs["rules"], kwargs["black"], kwargs["white"]).variant
+    variant = kernel_variant(kwargs["black"], kwargs["white"])
     marker = Path(os.environ["NUMBA_CACHE_DIR"]) / f"compiled-{play.__name__}-{variant}"
-    if not marker.exists():
-        log.write(f"compiling the kernels for {VARIANTS[variant]} (first time only)...\n")
-        log.flush()
+    if marker.exists():
+        return
+    log.write(f"compiling the kernels for {VARIANTS[variant]} (first time only)...\n")
+    log.flush()
     t = time.perf_counter()
     play(game_ids=np.zeros(1, np.int64), record_moves=True, arrow=True, **kwargs)
-    if not marker.exists():
-        log.write(f"compiled in {time.perf_counter() - t:.0f} s\n")
-        log.flush()
-        with contextlib.suppress(OSError):  # a cache numba cannot write either: said again
-            marker.touch()
+    log.write(f"compiled in {time.perf_counter() - t:.0f} s\n")
+    log.flush()
+    with contextlib.suppress(OSError):  # a cache numba cannot write either: said again
+        marker.touch()
 
 
 def play_shard(cfg: RunConfig, run_dir: Path, index: int) -> int:
