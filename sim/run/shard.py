@@ -56,11 +56,12 @@ def compile_kernels(kwargs: dict, engines: bool, log=sys.stderr) -> None:
     loaded here: the workers load the cached kernels themselves). Runs do it before their
     workers start, so that they do not all compile the same kernels at once."""
     kwargs = {**kwargs, "black": _stand_in(kwargs["black"]), "white": _stand_in(kwargs["white"])}
-    play = _play_function(engines)
     variant = kernel_variant(kwargs["black"], kwargs["white"])
-    marker = Path(os.environ["NUMBA_CACHE_DIR"]) / f"compiled-{play.__name__}-{variant}"
+    driver = "referee" if engines else "batch"
+    marker = Path(os.environ["NUMBA_CACHE_DIR"]) / f"compiled-{driver}-{variant}"
     if marker.exists():
         return
+    play = _play_function(engines)  # imports the engine (numba): only to compile
     log.write(f"compiling the kernels for {VARIANTS[variant]} (first time only)...\n")
     log.flush()
     t = time.perf_counter()
