@@ -32,6 +32,10 @@ suicide         ``sim.schema.SUICIDES``                                 the pres
 max_actions     move cap per game, 1..MAX_ACTIONS_LIMIT (1,000,000)    8 * N * N
 dead_stones     ``sim.schema.DEAD_STONES``                              ``"all_alive"``
 [komi]          komi per ruleset (``sim.schema.RULESETS``), finite       ``sim.schema.DEFAULT_KOMI``
+komi_sweep      ``{ ruleset = R, values = [k0, k1, ...] }``: game i is      no sweep
+                played at komi ``values[i mod k]`` for ruleset R, every
+                other ruleset's komi moved by as much (its offset from
+                R's in ``[komi]`` kept); 1..MAX_SWEEP distinct values
 =============== ======================================================= ==========================
 
 The keys ``policy_b``/``policy_w`` of schema 1 are gone: ``[players.black] kind = ...`` says
@@ -49,10 +53,13 @@ import tomllib
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
+import numpy as np
+
 from sim.errors import UserError
 from sim.files import read_text
 from sim.player import Player, PlayerError
 from sim.rules import RULE_KEYS, RuleError, Rules
+from sim.schema import RULESETS
 from sim.setups import TO_MOVE, Setup, load_setup
 
 RECORD_MOVES = ("none", "cycles", "all")
@@ -62,6 +69,8 @@ MAX_GAMES = 2**48  # game ids must stay exact in float64 columns of the analysis
 MAX_SHARD_SIZE = 10_000_000
 #: Shards of one run: the runner keeps a few numbers per shard, the folder a file per shard.
 MAX_SHARDS = 1_000_000
+#: Komi values of one sweep.
+MAX_SWEEP = 1000
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 
 
@@ -99,6 +108,24 @@ def _name(value):
 
 
 @dataclass(frozen=True)
+class KomiSweep:
+    """``komi_sweep``: the games of a run cycle through the komis ``values`` of ``ruleset``."""
+
+    ruleset: str
+    values: tuple[float, ...]
+
+    def rules(self, rules: Rules, k: int) -> Rules:
+        """``rules`` at the sweep's k-th komi: ``ruleset``'s komi is ``values[k]``, every other
+        ruleset's moved by as much."""
+        shift = self.values[k] - rules.komi[self.ruleset]
+        komi = {r: v + shift for r, v in rules.komi.items()}
+        return rules.with_(komi={**komi, self.ruleset: self.values[k]})
+
+    def to_dict(self) -> dict:
+        return {"ruleset": self.ruleset, "values": list(self.values)}
+
+
+@dataclass(frozen=True)
 class RunConfig:
     """One validated run configuration: the run's own keys and its ``Rules``."""
 
@@ -112,9 +139,29 @@ class RunConfig:
     virtual_rate: float = 0.0
     record_moves: str = "none"
     setup: tuple[Setup, ...] = ()
+    komi_sweep: KomiSweep | None = None
 
     def __post_init__(self):
         _resolve(self, "RunConfig")
+
+    # -- komi sweeps --------------------------------------------------------------------
+    def at_komi(self, k: int) -> RunConfig:
+        """The config of the games played at the sweep's k-th komi (no sweep: itself)."""
+        if self.komi_sweep is None:
+            return self
+        return replace(self, rules=self.komi_sweep.rules(self.rules, k), komi_sweep=None)
+
+    def komi_groups(self, game_ids: np.ndarray) -> list[tuple[RunConfig, np.ndarray]]:
+        """The games ``game_ids`` by the komi they are played at: (their config, their
+        positions in ``game_ids``), one group without a sweep."""
+        if self.komi_sweep is None:
+            return [(self, np.arange(len(game_ids)))]
+        k = np.asarray(game_ids, np.int64) % len(self.komi_sweep.values)
+        return [(self.at_komi(j), np.flatnonzero(k == j)) for j in np.unique(k).tolist()]
+
+    def game_config(self, game_id: int) -> RunConfig:
+        """The config game ``game_id`` is played under (``at_komi``)."""
+        return self.komi_groups(np.array([game_id]))[0][0]
 
     # -- shards -------------------------------------------------------------------------
     @property
@@ -133,6 +180,8 @@ class RunConfig:
         out = {f.name: getattr(self, f.name) for f in fields(self) if f.name in _RUN_KEYS}
         out["setup"] = [x.to_dict() for x in self.setup]
         players = {"black": self.black.to_dict(), "white": self.white.to_dict()}
+        if self.komi_sweep is not None:
+            out["komi_sweep"] = self.komi_sweep.to_dict()
         return {**out, "players": players, **self.rules.to_dict()}
 
     @property
@@ -186,6 +235,52 @@ def _resolve(cfg: RunConfig, where: str) -> None:
             )
     if cfg.setup and cfg.engines:
         raise UserError(f"{where}: key 'setup': gtp players start from the empty board")
+    if cfg.komi_sweep is not None:
+        if not isinstance(cfg.komi_sweep, KomiSweep):
+            raise UserError(f"{where}: key 'komi_sweep': must be a sim.config.KomiSweep")
+        for colour in ("black", "white"):
+            if getattr(cfg, colour).komi_to_engine is not None:
+                raise UserError(
+                    f"{where}: key 'players.{colour}.komi_to_engine': a komi sweep tells every "
+                    f"player the komi of its game; a fixed komi_to_engine would not follow it"
+                )
+
+
+def sweep_from_dict(raw: dict, where: str) -> KomiSweep | None:
+    """The KomiSweep of a parsed table's ``komi_sweep`` (None without one); UserError names
+    the key."""
+    if "komi_sweep" not in raw:
+        return None
+    table = raw["komi_sweep"]
+    if not isinstance(table, dict):
+        raise UserError(
+            f"{where}: key 'komi_sweep': must be a table such as "
+            f'{{ ruleset = "jpd_b", values = [6.5, 7.5, 8.5] }}, got {table!r}'
+        )
+    for key in table:
+        if key not in ("ruleset", "values"):
+            raise UserError(f"{where}: key 'komi_sweep.{key}': unknown (ruleset or values)")
+    for key in ("ruleset", "values"):
+        if key not in table:
+            raise UserError(f"{where}: key 'komi_sweep.{key}': missing (required)")
+    try:
+        ruleset = _choice(table["ruleset"], RULESETS)
+    except ValueError as err:
+        raise UserError(f"{where}: key 'komi_sweep.ruleset': {err}") from None
+    values = table["values"]
+    if not isinstance(values, list) or not 1 <= len(values) <= MAX_SWEEP:
+        raise UserError(
+            f"{where}: key 'komi_sweep.values': must be a list of 1..{MAX_SWEEP} komis, "
+            f"got {values!r}"
+        )
+    try:
+        values = tuple(_number(v, -1000, 1000) for v in values)
+    except ValueError as err:
+        raise UserError(f"{where}: key 'komi_sweep.values': every komi {err}") from None
+    twice = [v for i, v in enumerate(values) if v in values[:i]]
+    if twice:
+        raise UserError(f"{where}: key 'komi_sweep.values': {twice[0]:g} is there twice")
+    return KomiSweep(ruleset, values)
 
 
 def rules_from_dict(raw: dict, where: str) -> Rules:
@@ -198,8 +293,9 @@ def rules_from_dict(raw: dict, where: str) -> Rules:
         raise UserError(f"{where}: key {err.key!r}: {err.reason}") from None
 
 
-_RUN_KEYS = tuple(f.name for f in fields(RunConfig) if f.name not in ("rules", "black", "white"))
-_KEYS = (*_RUN_KEYS, "to_move", "players", "rules", *RULE_KEYS)
+_OWN_READERS = ("rules", "black", "white", "komi_sweep")
+_RUN_KEYS = tuple(f.name for f in fields(RunConfig) if f.name not in _OWN_READERS)
+_KEYS = (*_RUN_KEYS, "to_move", "players", "komi_sweep", "rules", *RULE_KEYS)
 _GONE = {"policy_b": "[players.black] kind = ...", "policy_w": "[players.white] kind = ..."}
 
 
@@ -277,6 +373,7 @@ def config_from_dict(raw: dict, where: str, default_name: str | None = None) -> 
     object.__setattr__(cfg, "rules", rules_from_dict(raw, where))
     for colour, player in players.items():
         object.__setattr__(cfg, colour, player)
+    object.__setattr__(cfg, "komi_sweep", sweep_from_dict(raw, where))
     _resolve(cfg, where)
     return cfg
 

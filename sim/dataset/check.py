@@ -159,15 +159,17 @@ def _first_row(pf: pq.ParquetFile, columns: list[str]) -> pa.Table:
 
 
 def _check_constants(table: pa.Table, cfg: RunConfig) -> None:
-    """The columns that are constant in a run hold this run's values (in every row of
-    ``table``). Read, not taken from the footer statistics: pyarrow aborts the process on
-    the statistics of some damaged footers."""
-    for name, want in run_constants(cfg).items():
-        if table[name].unique().to_pylist() != [want]:
-            raise _Bad(
-                f"column {name!r} does not hold this run's value {want!r} "
-                f"(a file from another run?)"
-            )
+    """The columns that are constant in a run (at each komi of a sweep) hold this run's
+    values (in every row of ``table``). Read, not taken from the footer statistics: pyarrow
+    aborts the process on the statistics of some damaged footers."""
+    for group, rows in cfg.komi_groups(table["game_id"].to_numpy()):
+        part = table if len(rows) == table.num_rows else table.take(rows)
+        for name, want in run_constants(group).items():
+            if part[name].unique().to_pylist() != [want]:
+                raise _Bad(
+                    f"column {name!r} does not hold this run's value {want!r} "
+                    f"(a file from another run?)"
+                )
 
 
 def _check_games_file(pf: pq.ParquetFile, cfg: RunConfig, index: int, verify: bool) -> None:
@@ -180,7 +182,7 @@ def _check_games_file(pf: pq.ParquetFile, cfg: RunConfig, index: int, verify: bo
     table = _read(pf, None if verify else ["game_id"])
     if not np.array_equal(table["game_id"].to_numpy(), np.arange(ids.start, ids.stop)):
         raise _Bad(f"game ids are not {ids.start}..{ids.stop - 1} in order")
-    _check_constants(table if verify else _first_row(pf, list(RUN_COLUMNS)), cfg)
+    _check_constants(table if verify else _first_row(pf, ["game_id", *RUN_COLUMNS]), cfg)
 
 
 def _check_moves_file(pf: pq.ParquetFile, cfg: RunConfig, index: int, verify: bool) -> None:

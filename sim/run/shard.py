@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+import pyarrow as pa
 
 from sim.config import RunConfig
 from sim.dataset.write import games_table, moves_selection, moves_table, write_shard
@@ -30,14 +31,22 @@ def _play_function(engines: bool):
 
 
 def play_table(cfg: RunConfig, game_ids: np.ndarray, record_moves: bool, players=None):
-    """Play ``game_ids`` under ``cfg``: (GAME_SCHEMA table, moves or None). ``players``: who
-    plays instead of ``cfg``'s (``{"black": Player}``: a GTP program given on the command
-    line); the rows still name ``cfg``'s."""
+    """Play ``game_ids`` under ``cfg``, each game at its komi (``RunConfig.komi_groups``):
+    (GAME_SCHEMA table, moves or None), in the order of ``game_ids``. ``players``: who plays
+    instead of ``cfg``'s (``{"black": Player}``: a GTP program given on the command line); the
+    rows still name ``cfg``'s."""
     play = _play_function(cfg.engines)
     ids = np.asarray(game_ids, dtype=np.int64)
-    kwargs = {**cfg.play_kwargs(), **(players or {})}
-    columns, moves = play(game_ids=ids, record_moves=record_moves, arrow=True, **kwargs)
-    return games_table(cfg, ids, columns), moves
+    tables, moves, positions = [], [], []
+    for group, rows in cfg.komi_groups(ids):
+        kwargs = {**group.play_kwargs(), **(players or {})}
+        columns, m = play(game_ids=ids[rows], record_moves=record_moves, arrow=True, **kwargs)
+        tables.append(games_table(group, ids[rows], columns))
+        moves += m or []
+        positions.append(rows)
+    order = np.argsort(np.concatenate(positions), kind="stable")
+    table = tables[0] if len(tables) == 1 else pa.concat_tables(tables).take(order)
+    return table, ([moves[i] for i in order] if record_moves else None)
 
 
 def _stand_in(player: Player) -> Player:

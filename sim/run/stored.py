@@ -107,12 +107,13 @@ def _judged(state: RunState, row: dict, actions, names: list[str]):
     )
     extra = {"engine_rerun": False, "note": note}
     error = row["ending"] == "engine_error"
+    cfg = state.config.game_config(row["game_id"])
     try:
-        columns = judge_stored(state.config.rules, actions, error, row["engine_illegal"], True)
+        columns = judge_stored(cfg.rules, actions, error, row["engine_illegal"], True)
     except ValueError as err:
         extra["differences"] = {"action_list": {"illegal": str(err)}}
         return None, extra
-    return games_table(state.config, np.array([row["game_id"]]), columns), extra
+    return games_table(cfg, np.array([row["game_id"]]), columns), extra
 
 
 def replay_stored(run_dir: str | Path, game_id: int, commands: dict | None = None) -> dict:

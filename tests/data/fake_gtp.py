@@ -8,11 +8,11 @@ sleeps; ``garbage`` answers a line that is not GTP; ``occupied`` answers A1 (leg
 a stone is there); ``refuse`` refuses every ``play``; ``resign`` resigns; ``silent`` answers
 nothing at all, from the first command. Before the N-th it passes.
 
-``--pids FILE`` appends ``PID start`` to FILE when it starts and ``PID genmove`` at each
-``genmove`` (the tests look for processes left running); ``--stubborn`` ignores SIGTERM,
-SIGHUP and the end of its input (it sleeps on, as a careless engine would); ``--refuse
-COMMAND`` refuses that command (``boardsize``, ``komi``...); ``--fail TEXT`` writes TEXT to
-stderr and exits at once.
+``--pids FILE`` appends ``PID start`` to FILE when it starts, ``PID genmove`` at each
+``genmove`` and ``PID komi K`` at each ``komi`` (the tests look for processes left running,
+and at the komi told); ``--stubborn`` ignores SIGTERM, SIGHUP and the end of its input
+(it sleeps on, as a careless engine would); ``--refuse COMMAND`` refuses that command
+(``boardsize``, ``komi``...); ``--fail TEXT`` writes TEXT to stderr and exits at once.
 """
 
 import argparse
@@ -69,6 +69,9 @@ for line in sys.stdin:
         answer("\n".join(COMMANDS))
     elif command == "play" and opts.mode == "refuse":
         answer("illegal move", ok=False)
+    elif command == "komi":
+        note(line.strip())
+        answer("")
     elif command == "genmove":
         note("genmove")
         genmoves += 1
