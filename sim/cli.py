@@ -169,6 +169,19 @@ def _add_report(sub):
     )
 
 
+def _add_komi(sub):
+    p = sub.add_parser(
+        "komi", help="the fair komi of runs, fitted across the komis their games were played at"
+    )
+    p.add_argument(
+        "run_dirs",
+        nargs="+",
+        type=_path,
+        metavar="RUN_DIR",
+        help="a run folder (a komi sweep), or runs played at different komis",
+    )
+
+
 def _add_gtp(sub):
     p = sub.add_parser(
         "gtp", help="play one of the simulator's players as a GTP 2 engine on stdin/stdout"
@@ -209,7 +222,8 @@ class _Parser(argparse.ArgumentParser):
 DESCRIPTION = """\
 Go self-play and statistics under the 计枰点 (Ji-Ping-Dian) rules: play runs of games into
 Parquet files, score every game under JPD A版, B版, 唐宋版, Chinese and Japanese rules, replay
-move lists and stored games, export SGF, write an HTML report.
+move lists and stored games, export SGF, fit the fair komi of komi sweeps, write an HTML
+report.
 
 First run: jpdsim run configs/quickstart.toml   (output in results/quickstart/)
 Then:      jpdsim sgf results/quickstart 0      jpdsim report results/quickstart
@@ -224,7 +238,7 @@ def parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(
         dest="command", required=True, parser_class=_Parser, title="commands", metavar="COMMAND"
     )
-    for add in (_add_replay, _add_run, _add_stress, _add_sgf, _add_report, _add_gtp):
+    for add in (_add_replay, _add_run, _add_stress, _add_sgf, _add_komi, _add_report, _add_gtp):
         add(sub)
     return p
 
@@ -235,6 +249,7 @@ COMMANDS = {
     "run": "sim.commands.run",
     "stress": "sim.commands.stress",
     "sgf": "sim.commands.sgf",
+    "komi": "sim.commands.komi",
     "report": "analysis.report",
     "gtp": "sim.commands.gtp",
 }

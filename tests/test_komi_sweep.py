@@ -150,3 +150,28 @@ def test_gtp_programs_are_told_the_komi_of_their_game(tmp_path):
     told = [line.split(" ", 1)[1] for line in log.read_text().splitlines() if " komi " in line]
     assert told == ["komi 4.5", "komi 4.5", "komi 10", "komi 10"]  # games 0, 2, then 1, 3
     assert table["komi_jpd_b"].to_pylist() == [4.5, 10.0, 4.5, 10.0]
+
+
+def test_a_sweep_run_prints_its_fair_komi_and_jpdsim_komi_prints_it_again(tmp_path, capsys):
+    """Random self-play on 5x5 at komis far apart: Black's score falls from about 1 to about
+    0 across them, so each ruleset's fitted fair komi lies inside the sweep."""
+    path = write(
+        tmp_path,
+        "board_size = 5\ngames = 400\nshard_size = 100\n"
+        "komi_sweep = { ruleset = 'chinese', values = [-20.5, 0.5, 20.5] }\n",
+    )
+    out = tmp_path / "run"
+    assert cli(["run", str(path), "--out", str(out), "--no-progress"]) == 0
+    printed = capsys.readouterr().out
+    header = "fair komi, fitted across the komis played (random self-play; 400 games at 3 komis):"
+    assert header in printed
+    table = printed[printed.index(header) :].splitlines()
+    assert table[1].split() == ["ruleset", "fair", "komi", "95%", "interval", "margin", "method"]
+    for line in table[2:7]:
+        ruleset, fair, interval, margins = line.split()
+        lo, hi = map(float, interval.split("–"))
+        assert -20.5 < lo <= float(fair) <= hi < 20.5
+    assert cli(["komi", str(out)]) == 0
+    assert capsys.readouterr().out.strip() == printed[printed.index(header) :].strip()
+    assert cli(["komi", str(tmp_path / "nothing")]) == 2
+    assert "nothing" in capsys.readouterr().err

@@ -18,6 +18,7 @@ import signal
 import sys
 from pathlib import Path
 
+from sim.commands.komi import komi_text
 from sim.config import load_config
 from sim.dataset.check import RunState
 from sim.dataset.layout import LOG, format_ranges
@@ -53,12 +54,16 @@ def speed(games: int, seconds: float) -> str | None:
 
 
 def _summary(state: RunState) -> str:
-    """The summary of a complete run (``analysis.summary``)."""
+    """The summary of a complete run (``analysis.summary``), and the fitted fair komi of a
+    komi sweep (``sim.commands.komi``)."""
     # the analysis only now: the runner loaded pandas (which it needs) while the workers started
     from analysis.load import read_run
     from analysis.summary import COLUMNS, summary
 
-    return summary(read_run(state, columns=COLUMNS))  # checked: by run or by same_run
+    text = summary(read_run(state, columns=COLUMNS))  # checked: by run or by same_run
+    if state.config.komi_sweep is None:
+        return text
+    return f"{text}\n\n{komi_text([state.run_dir])}"
 
 
 def main(args) -> int:
