@@ -9,6 +9,12 @@ Fair komi: the komi at which Black's score rate (wins + half the draws) is one h
 by linear interpolation between half-point komis; for a distribution symmetric about m it is
 m. Its interval is a percentile bootstrap on multinomial redraws of the histogram.
 Games without a score (endings cycle, move_limit and resign) are left out.
+
+Fitted fair komi (``fitted_fair_komi``): from games played at several komis (a komi sweep, or
+runs at different komis analysed together), the komi where a monotone fit of Black's score at
+each komi played (``sweep_curve``) crosses one half; it reads each game's result at the komi
+it was played at, so it holds for players whose play depends on komi. ``komi_study_table``
+prints it (``jpdsim komi``).
 """
 
 from __future__ import annotations
