@@ -5,6 +5,7 @@ first to pass or play a virtual move; B版 charges komi_b. So
 ``margin_a - margin_b = komi_b - komi_a - [White first]``: with the default komis (6.5, 7.5)
 the margins are equal when White was first and A版 is one point kinder to Black otherwise,
 and the winners differ exactly when Black was first (or nobody passed) and d = 7.
+``by_komi`` follows the effect across the komis of a komi sweep.
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ COLUMNS = ("winner_jpd_a", "winner_jpd_b", "margin_jpd_a", "margin_jpd_b", FIRST
 _FIRST_LABELS = ("B", "W", "none")
 #: The komi ``by_komi`` splits by: B版's, which a komi sweep names.
 KOMI = "komi_jpd_b"
-RATE = ("rate", "lo", "hi")
 
 
 def _differ(df: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
@@ -133,7 +133,14 @@ def by_komi(data, by=None) -> pd.DataFrame:
     fair = out[cols].merge(fair, on=cols, how="left") if cols else fair.iloc[[0] * len(out)]
     out.insert(len(keys), "from fair komi (points)", out[KOMI] - fair["fair komi"].to_numpy())
     ab = ab_summary(data, by=keys).drop(columns="white first share")
-    ab = ab.rename(columns={"games": "both winners"} | {c: f"differ {c}" for c in RATE})
+    ab = ab.rename(
+        columns={
+            "games": "both winners",
+            "rate": "differ rate",
+            "lo": "differ lo",
+            "hi": "differ hi",
+        }
+    )
     out = out.merge(ab, on=keys, how="left")
     for name, column, player in (("white first", FIRST, "W"), ("black last", LAST, "B")):
         out[name] = shares.loc[[column], player].to_numpy()

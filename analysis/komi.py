@@ -272,12 +272,13 @@ def fitted_fair_komi(
     different komis): one row per ruleset (and group).
 
     Black's score rate (wins + draws/2, over the games with a result under the ruleset) at
-    each komi played is fitted by a non-increasing curve: the weighted isotonic
-    regression (pool adjacent violators), then the broken line through the fitted points; the
-    fair komi is where it crosses 1/2. Model-free on purpose: the score against komi is a step
-    function of the lead distribution (steps at whole and half points, draws at whole-point
-    komis, often two humps on small boards), which a logistic curve would bend; and where the
-    sweep holds every half point it is the margin method's interpolation. The interval is a
+    each komi played is fitted by a non-increasing curve: the isotonic regression weighted by
+    the games (pool adjacent violators), then the broken line through the fitted points; the
+    fair komi is where it crosses 1/2 (the middle, where it is 1/2 over a stretch). Model-free
+    on purpose: Black's score against komi is a step function of the lead distribution (steps
+    at whole and half points, draws at whole-point komis, two humps on small boards: 3x3 random
+    games end at +9 or -9), which a logistic curve would bend, biasing the crossing; the broken
+    line is the margin method's interpolation between half-point komis. The interval is a
     percentile bootstrap (``n_boot`` redraws of the games within each komi, ``seed``).
 
     Columns: [by], ruleset, method, games, komis (distinct komi values), fair komi, fair komi
