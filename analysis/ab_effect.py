@@ -5,6 +5,7 @@ first to pass or play a virtual move; B版 charges komi_b. So
 ``margin_a - margin_b = komi_b - komi_a - [White first]``: with the default komis (6.5, 7.5)
 the margins are equal when White was first and A版 is one point kinder to Black otherwise,
 and the winners differ exactly when Black was first (or nobody passed) and d = 7.
+``by_komi`` follows the effect across the komis of a komi sweep.
 """
 
 from __future__ import annotations
@@ -12,12 +13,14 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analysis import counts, stats
+from analysis import counts, finishes_last, komi, stats
 from analysis.disagreement import winner_codes
-from analysis.finishes_last import FIRST, player_codes
+from analysis.finishes_last import FIRST, LAST, player_codes
 
 COLUMNS = ("winner_jpd_a", "winner_jpd_b", "margin_jpd_a", "margin_jpd_b", FIRST, "area_diff_jpd")
 _FIRST_LABELS = ("B", "W", "none")
+#: The komi ``by_komi`` splits by: B版's, which a komi sweep names.
+KOMI = "komi_jpd_b"
 
 
 def _differ(df: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
@@ -113,3 +116,35 @@ def area_diff_histogram(data) -> pd.DataFrame:
         sel = differ[ok] & (first == j)
         out[f"differ, first {name}"] = stats.bincount(idx[sel], size, w[sel])
     return out[out["all"] > 0].reset_index(drop=True)
+
+
+def by_komi(data, by=None) -> pd.DataFrame:
+    """The A/B effect per komi of B版 (``komi_jpd_b``, the komi a sweep varies) and group:
+    its distance from the fitted fair komi of B版 (``komi.fitted_fair_komi``; NaN when the
+    komis do not bracket it), the games, how many of those with both winners the A版 point
+    decides (``differ``, rate lo hi: ``ab_summary``), the games where White was first to pass
+    or virtual and where Black finished last (``finishes_last.player_shares``), and Black's
+    B版 score (``komi.sweep_curve``), each rate with its 95% Wilson interval."""
+    cols = stats.by_columns(by)
+    keys = [*cols, KOMI]
+    shares = finishes_last.player_shares(data, by=keys).set_index("column")
+    out = shares.loc[[FIRST], keys + ["games"]].reset_index(drop=True)
+    fair = komi.fitted_fair_komi(data, ["jpd_b"], by=cols, n_boot=0)
+    fair = out[cols].merge(fair, on=cols, how="left") if cols else fair.iloc[[0] * len(out)]
+    out.insert(len(keys), "from fair komi (points)", out[KOMI] - fair["fair komi"].to_numpy())
+    ab = ab_summary(data, by=keys).drop(columns="white first share")
+    ab = ab.rename(
+        columns={
+            "games": "both winners",
+            "rate": "differ rate",
+            "lo": "differ lo",
+            "hi": "differ hi",
+        }
+    )
+    out = out.merge(ab, on=keys, how="left")
+    for name, column, player in (("white first", FIRST, "W"), ("black last", LAST, "B")):
+        out[name] = shares.loc[[column], player].to_numpy()
+        out = stats.rate_columns(out, name, "games", prefix=f"{name} ")
+    score = {"komi": KOMI} | {f"score{c}": f"black score{c}" for c in ("", " lo", " hi")}
+    curve = komi.sweep_curve(data, ["jpd_b"], by=cols).rename(columns=score)
+    return out.merge(curve[[*cols, *score.values()]], on=keys, how="left")

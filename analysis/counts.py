@@ -67,11 +67,14 @@ class Cube:
 
 
 #: The cubes every table is computed from (``frame`` takes the first that has its columns).
+#: The komis are keys of ``outcomes`` (a komi sweep's games differ in them; in a run of one
+#: komi they are constant and cost no rows).
 CUBES = {
     "outcomes": Cube(
         BASE
         + ("ending", FIRST, LAST, "area_diff_jpd", "margin_jpd_a", "margin_jpd_b")
-        + tuple(f"winner_{r}" for r in RULESETS),
+        + tuple(f"winner_{r}" for r in RULESETS)
+        + tuple(f"komi_{r}" for r in RULESETS),
         first_game=True,
     ),
     **{

@@ -22,6 +22,8 @@ cjk.use_in_figures()
 TOP = 12
 
 COLOURS = dict(zip(RULESETS, ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd")))
+#: The fitted fair komi's columns (``komi.fitted_fair_komi``).
+FAIR = ("fair komi", "fair komi lo", "fair komi hi")
 _BY_LABEL = {
     "board_size": "board size N (N x N board)",
     "config": "config",
@@ -288,6 +290,43 @@ def komi_curves(curves: pd.DataFrame, by=None) -> Figure:
         ax2.set_title("Draw rate against komi" + where)
         for ax in (ax1, ax2):
             ax.grid(alpha=0.3)
+    return fig
+
+
+def sweep_curve(curve: pd.DataFrame, fitted: pd.DataFrame | None = None, by=None) -> Figure:
+    """Black's score (%, wins + draws/2) against the komis played (``komi.sweep_curve``): per
+    ruleset the observed score with its 95% Wilson interval and, dashed, its isotonic fit;
+    one panel per group. With ``fitted`` (``komi.fitted_fair_komi``, same ``by``) each
+    bracketed fair komi is a diamond on the 50% line, its bootstrap interval a bar below."""
+    cols = stats.by_columns(by)
+    groups = list(curve.groupby(cols, sort=True, observed=True)) if cols else [(None, curve)]
+    fig = Figure(figsize=(8, 4.2 * max(len(groups), 1)), dpi=100, layout="constrained")
+    axes = fig.subplots(max(len(groups), 1), 1, squeeze=False)[:, 0]
+    for (key, part), ax in zip(groups, axes):
+        key = () if key is None else key if isinstance(key, tuple) else (key,)
+        for r, sub in part.groupby("ruleset", sort=False):
+            c = COLOURS.get(r)
+            y = sub["score"].to_numpy(dtype=float) * 100
+            err = [y - sub["score lo"].to_numpy() * 100, sub["score hi"].to_numpy() * 100 - y]
+            ax.errorbar(sub["komi"], y, yerr=err, color=c, marker="o", ls="none", capsize=3)
+            ax.plot(sub["komi"], sub["fitted score"] * 100, color=c, ls="--", lw=1.2, label=r)
+        if fitted is not None:
+            mine = fitted["bracketed"].to_numpy(dtype=bool, copy=True)
+            for c, v in zip(cols, key):
+                mine &= (fitted[c] == v).to_numpy()
+            rows = fitted.loc[mine, ["ruleset", *FAIR]].itertuples(index=False)
+            for i, (r, fk, lo, hi) in enumerate(rows):
+                below = 50 - 1.5 * (i + 1)  # the intervals one under the other
+                ax.plot([lo, hi], [below, below], color=COLOURS.get(r), lw=2, marker="|", ms=6)
+                ax.plot([fk], [50], "D", color=COLOURS.get(r), ms=6)
+        ax.axhline(50, color="black", lw=0.8)
+        ax.set_xlabel("komi (points)")
+        ax.set_ylabel("Black's score (% of games with a result)")
+        where = "\n" + " / ".join(map(str, key)) if key else ""  # a config label is long
+        ax.set_title("Black's score against the komis played" + where, fontsize=10)
+        if len(part):
+            ax.legend(fontsize=8, title="dashed: monotone fit", title_fontsize=8)
+        ax.grid(alpha=0.3)
     return fig
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-_PERCENT_NAMES = {"rate", "lo", "hi", "win", "draw", "loss", "share"}
+_PERCENT_NAMES = {"rate", "lo", "hi", "win", "draw", "loss", "share", "score", "fitted score"}
 NA = "–"
 
 

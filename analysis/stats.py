@@ -221,11 +221,12 @@ def bootstrap_counts(counts: np.ndarray, n_boot: int, seed: int = 0) -> np.ndarr
     """Bootstrap replicates of a histogram: ``n_boot`` multinomial draws of the same total.
 
     Resampling the games of an integer-valued statistic is exactly a multinomial draw of its
-    histogram, so this costs O(bins) per replicate whatever the number of games.
+    histogram, so this costs O(bins) per replicate whatever the number of games. ``counts``
+    may hold several histograms along its last axis (shape ``(..., bins)``), each redrawn
+    with its own total, independently: the replicates are ``(n_boot, ..., bins)``.
     """
     counts = np.asarray(counts, dtype=np.int64)
-    n = int(counts.sum())
-    if n == 0:
-        return np.zeros((n_boot, counts.size), dtype=np.int64)
-    rng = np.random.default_rng(seed)
-    return rng.multinomial(n, counts / n, size=n_boot)
+    n = counts.sum(axis=-1)
+    p = counts / np.maximum(n, 1)[..., None]
+    p[..., -1] += n == 0  # an empty histogram draws nothing, from any probabilities
+    return np.random.default_rng(seed).multinomial(n, p, size=(n_boot, *counts.shape[:-1]))

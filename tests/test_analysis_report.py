@@ -204,6 +204,7 @@ def test_figures_and_tables_on_tiny_and_empty_data():
             plots.komi_curves(komi.komi_curves(data)),
             plots.komi_curves(komi.komi_curves(data, by="board_size"), by="board_size"),
             plots.fair_komi(komi.fair_komi(data, n_boot=10)),
+            plots.sweep_curve(komi.sweep_curve(data), komi.fitted_fair_komi(data, n_boot=10)),
             plots.length_histogram(cycles.length_histogram(data), by="repetition"),
         ]
         for fig in figs:
@@ -278,6 +279,26 @@ def test_report_on_a_real_run(real_report):
     assert "application/vnd.jupyter.stderr" not in body  # stderr and error outputs
     assert "Traceback" not in body and "Warning" not in body
     assert str(run) in body and (run / "moves").is_dir()
+
+
+def test_report_on_a_komi_sweep(built, tmp_path):
+    """Runs at three komis: the fitted fair komi, its curve and the A/B effect per komi; runs
+    at one komi: today's tables and a line saying what a sweep gives."""
+    from tests.test_analysis_komi_sweep import sweep_runs
+
+    one = built.read_text(encoding="utf-8")
+    assert "A komi sweep (<code>komi_sweep</code> in the run config)" in one
+    assert "Fitted fair komi per config" not in one and "A/B effect against komi" not in one
+    runs = sweep_runs(tmp_path, (5.5, 7.5, 9.5), games=1000)
+    nb = report.execute_notebook(report.NOTEBOOK_DIR / "03_ab_komi.ipynb", runs)
+    cells = {c.id: c for c in nb.cells}
+    shown = json.dumps(cells["sweep-table"].outputs)
+    assert "Fitted fair komi per config (configs played at several komis)" in shown
+    assert "not bracketed" not in shown
+    assert "image/png" in cells["sweep-curve"].outputs[0]["data"]
+    assert "The A/B effect per komi of B版" in cells["ab-komi"].outputs[0]["data"]["text/html"]
+    sections = [c.source.split("\n")[0] for c in report._shown(nb) if c.cell_type == "markdown"]
+    assert "### The A/B effect against komi" in sections
 
 
 def test_sections_that_show_nothing_are_left_out(built):
