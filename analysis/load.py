@@ -135,7 +135,8 @@ def run_labels(run_dirs: Sequence[str | Path]) -> list[str]:
 
 
 def run_table(run_dirs: Sequence[str | Path], allow_incomplete: bool = False) -> pd.DataFrame:
-    """One row per (checked) run: name, games written, board size, rules, policies, komi."""
+    """One row per (checked) run: name, games written, board size, rules, policies, komi (and
+    the komi sweep, when a run has one)."""
     rows, states = [], []
     for d in run_dirs:  # a loop, not a comprehension: the warning names the caller
         states.append(open_run(d, allow_incomplete))
@@ -154,13 +155,25 @@ def run_table(run_dirs: Sequence[str | Path], allow_incomplete: bool = False) ->
                 "max_actions": c.rules.max_actions,
                 "seed": c.seed,
                 "komi": ", ".join(f"{r} {c.rules.komi[r]:g}" for r in RULESETS),
+                "komi sweep": _sweep_label(c.komi_sweep),
                 "version": state.manifest.get("jpdsim_version"),
             }
         )
     table = pd.DataFrame(rows)
     if (table["games"] == table["games planned"]).all():
         table = table.drop(columns="games planned")  # every run complete
+    if not table["komi sweep"].astype(bool).any():
+        table = table.drop(columns="komi sweep")
     return table
+
+
+def _sweep_label(sweep) -> str:
+    """A komi sweep in words (the komi of ``[komi]`` is then where the others' offsets come
+    from); "" for none."""
+    if sweep is None:
+        return ""
+    values = ", ".join(f"{v:g}" for v in sweep.values)
+    return f"{sweep.ruleset} {values} (the others moved by as much)"
 
 
 def _as_filter(filter) -> ds.Expression | None:

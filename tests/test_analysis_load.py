@@ -268,6 +268,7 @@ def test_several_runs_get_a_run_column(tmp_path):
     table = load.run_table([a, b])
     assert table["run"].tolist() == ["a", "b"] and table["board_size"].tolist() == [9, 7]
     assert table["games"].tolist() == [12, 8] and "games planned" not in table  # both complete
+    assert "komi sweep" not in table  # neither has one
     assert load.run_labels([a, a])[0].endswith("#1")
 
 

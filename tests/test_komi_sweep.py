@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from analysis import load
 from sim.cli import main as cli
 from sim.config import KomiSweep, load_config
 from sim.dataset.check import check_run
@@ -127,6 +128,8 @@ def test_sweep_runs_are_reproducible_checked_and_replayed(tmp_path, capsys):
     assert read_games(tmp_path / "one").equals(table)
     for game_id in range(12):
         assert replay_stored(tmp_path / "one", game_id)["matches"]
+    sweep = "chinese 24.5, 25.5, 26.5 (the others moved by as much)"
+    assert load.run_table([tmp_path / "one"])["komi sweep"].tolist() == [sweep]
     # a shard of a sweep over other komis is another run's, whatever else it shares
     other = dataclasses.replace(cfg, komi_sweep=KomiSweep("chinese", (24.5, 25.5, 27.5)))
     runner.run(other, tmp_path / "other", workers=1)
@@ -153,12 +156,12 @@ def test_gtp_programs_are_told_the_komi_of_their_game(tmp_path):
 
 
 def test_a_sweep_run_prints_its_fair_komi_and_jpdsim_komi_prints_it_again(tmp_path, capsys):
-    """Random self-play on 5x5 at komis far apart: Black's score falls from about 1 to about
-    0 across them, so each ruleset's fitted fair komi lies inside the sweep."""
+    """Random self-play on 5x5 at komis past the board's 25 points on either side: Black's
+    score falls from 1 to 0 across them, so each ruleset's fitted fair komi lies inside."""
     path = write(
         tmp_path,
         "board_size = 5\ngames = 400\nshard_size = 100\n"
-        "komi_sweep = { ruleset = 'chinese', values = [-20.5, 0.5, 20.5] }\n",
+        "komi_sweep = { ruleset = 'chinese', values = [-30.5, 0.5, 30.5] }\n",
     )
     out = tmp_path / "run"
     assert cli(["run", str(path), "--out", str(out), "--no-progress"]) == 0
@@ -170,7 +173,7 @@ def test_a_sweep_run_prints_its_fair_komi_and_jpdsim_komi_prints_it_again(tmp_pa
     for line in table[2:7]:
         ruleset, fair, interval, margins = line.split()
         lo, hi = map(float, interval.split("–"))
-        assert -20.5 < lo <= float(fair) <= hi < 20.5
+        assert -30.5 < lo <= float(fair) <= hi < 30.5
     assert cli(["komi", str(out)]) == 0
     assert capsys.readouterr().out.strip() == printed[printed.index(header) :].strip()
     assert cli(["komi", str(tmp_path / "nothing")]) == 2

@@ -1,0 +1,186 @@
+"""The komi findings of docs/findings.md ("Komi"): komi sweeps played as runs, their tables
+printed as markdown.
+
+    python docs/findings/komi.py play [--workers K] [STUDY ...]   # into results/komi/STUDY
+    python docs/findings/komi.py tables
+
+``play`` plays each study (default: all of ``STUDIES``) with ``sim.run.runner.run`` into
+``results/komi/<study>``, completing a folder a killed ``play`` left (the runs resume like
+every run); ``tables`` prints, from the folders there:
+
+1. the fitted fair komi (Chinese area) against visits on the solved boards 5x5, 6x6 and 7x7
+   (``configs/komi_5x5.toml`` and its siblings, the visits changed);
+2. the fitted fair komi of every ruleset on 9x9 under random, pattern, mcts and GNU Go play
+   (``configs/komi_9x9.toml``, ``configs/komi_9x9_gnugo.toml``, the players changed);
+3. the A版 one-point effect, who passes first and who finishes last against the komi's
+   distance from the fair komi, for those four players.
+"""
+
+import argparse
+import dataclasses
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from sim.config import KomiSweep, load_config  # noqa: E402
+from sim.player import Player  # noqa: E402
+
+OUT = ROOT / "results" / "komi"
+SOLVED = {5: 25, 6: 4, 7: 9}  # Black's margin under area scoring with perfect play
+VISITS = {5: (200, 800, 3200), 6: (800, 3200, 12800), 7: (800, 3200, 12800)}
+#: 9x9 players -> games (None: the config's) and B版 komis (None: the config's); the playout
+#: players play the same games at every komi, so theirs sit around their own fair komi.
+NINE = {
+    "random": (600_000, (-0.5, 0.5, 1.5, 2.5, 3.5, 4.5, 5.5)),
+    "pattern": (60_000, (-0.5, 0.5, 1.5, 2.5, 3.5, 4.5, 5.5)),
+    "mcts": (None, None),
+    "gnugo": (None, None),
+}
+
+
+def studies() -> dict:
+    """Every study: its name -> the run config it plays."""
+    out = {}
+    for size, visits in VISITS.items():
+        base = load_config(ROOT / "configs" / f"komi_{size}x{size}.toml")
+        for v in visits:
+            players = {
+                c: dataclasses.replace(getattr(base, c), visits=v) for c in ("black", "white")
+            }
+            out[f"{size}x{size}-mcts{v}"] = dataclasses.replace(
+                base, name=f"komi_{size}x{size}_{v}", **players
+            )
+    for player, (games, komis) in NINE.items():
+        config = "komi_9x9_gnugo" if player == "gnugo" else "komi_9x9"
+        cfg = load_config(ROOT / "configs" / f"{config}.toml", games=games)
+        if komis is not None:
+            cfg = dataclasses.replace(
+                cfg,
+                name=f"komi_9x9_{player}",
+                black=Player(player),
+                white=Player(player),
+                shard_size=games // 10,
+                komi_sweep=KomiSweep("jpd_b", komis),
+            )
+        out[f"9x9-{player}"] = cfg
+    return out
+
+
+def play(names: list[str], workers: int) -> None:
+    from sim.run import runner
+
+    every = studies()
+    for name in names or every:
+        cfg = every[name]
+        result = runner.run(cfg, OUT / name, workers=workers, resume=True)
+        print(f"{name}: {result.games_played} games played in {result.seconds:.0f} s", flush=True)
+        if not result.state.complete:
+            sys.exit(f"{name}: incomplete (see {OUT / name / 'run.log'}); play it again to go on")
+
+
+def _interval(value, lo, hi) -> str:
+    """``x (lo–hi)`` in points; "?" for a missing value or bound (past the komis played)."""
+    f = lambda v: f"{v:.2f}" if np.isfinite(v) else "?"  # noqa: E731
+    return f"{f(value)} ({f(lo)}–{f(hi)})"
+
+
+def _rate(k, n, lo, hi) -> str:
+    return f"{k / n:.1%} ({lo:.1%}–{hi:.1%})" if n else "–"
+
+
+def tables() -> None:
+    from make import markdown
+
+    from analysis import ab_effect, counts, komi
+    from sim.dataset.check import check_run
+
+    data = {}
+    for name in studies():
+        if (OUT / name).is_dir() and check_run(OUT / name).complete:
+            data[name] = counts.statistics([OUT / name])
+        else:
+            print(f"{name}: not played yet (komi.py play {name})", file=sys.stderr)
+    print("## Fair komi (Chinese area) against visits on the solved boards\n")
+    rows = []
+    for name, d in data.items():
+        size = int(name.split("x")[0])
+        if size not in SOLVED:
+            continue
+        fit = komi.fitted_fair_komi(d, rulesets=("chinese",)).iloc[0]
+        curve = komi.sweep_curve(d, rulesets=("chinese",)).set_index("komi")["score"]
+        value = SOLVED[size]
+        rows.append(
+            {
+                "board": f"{size}x{size}",
+                "players": name.split("-")[1].replace("mcts", "mcts(") + ")",
+                "games": int(fit["games"]),
+                "fair komi (95%)": _interval(
+                    fit["fair komi"], fit["fair komi lo"], fit["fair komi hi"]
+                ),
+                "margin method": f"{fit['fair komi (margins)']:.2f}",
+                "solved": value,
+                "Black's score at solved − ½": f"{curve.get(value - 0.5, np.nan):.0%}",
+                "at solved + ½": f"{curve.get(value + 0.5, np.nan):.0%}",
+                "note": fit["note"],
+            }
+        )
+    print(markdown(pd.DataFrame(rows)))
+    print("\n## Fair komi on 9x9 by player (B版 komis swept, A版 one point lower)\n")
+    rows = []
+    for name, d in data.items():
+        if not name.startswith("9x9"):
+            continue
+        fit = komi.fitted_fair_komi(d).set_index("ruleset")
+        row = {"players": name[4:], "games": int(fit["games"].max())}
+        for r in fit.index:
+            f = fit.loc[r]
+            row[r] = _interval(f["fair komi"], f["fair komi lo"], f["fair komi hi"])
+        row["B版 margin method"] = f"{fit.loc['jpd_b', 'fair komi (margins)']:.2f}"
+        rows.append(row)
+    print(markdown(pd.DataFrame(rows)))
+    print("\n## The A版 point, who passes first and who finishes last against komi (9x9)\n")
+    rows = []
+    for name, d in data.items():
+        if not name.startswith("9x9"):
+            continue
+        for _, t in ab_effect.by_komi(d).iterrows():
+            rows.append(
+                {
+                    "players": name[4:],
+                    "B版 komi": t["komi_jpd_b"],
+                    "from fair": t["from fair komi (points)"],
+                    "games": int(t["games"]),
+                    "A版 ≠ B版 winner": _rate(
+                        t["differ"], t["both winners"], t["differ lo"], t["differ hi"]
+                    ),
+                    "White first": f"{t['white first rate']:.1%}",
+                    "Black last": f"{t['black last rate']:.1%}",
+                    "Black's B版 score": f"{t['black score']:.1%}",
+                }
+            )
+    print(markdown(pd.DataFrame(rows)))
+
+
+def main(argv: list[str]) -> None:
+    p = argparse.ArgumentParser(prog="komi.py", description=__doc__.splitlines()[0])
+    sub = p.add_subparsers(dest="command", required=True)
+    q = sub.add_parser("play", help="play the studies into results/komi/")
+    q.add_argument(
+        "names", nargs="*", metavar="STUDY", help=f"default: all ({', '.join(studies())})"
+    )
+    q.add_argument("--workers", type=int, default=2)
+    sub.add_parser("tables", help="print the tables of the studies played")
+    args = p.parse_args(argv)
+    if args.command == "play":
+        play(args.names, args.workers)
+    else:
+        tables()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
