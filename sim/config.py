@@ -116,9 +116,10 @@ class KomiSweep:
 
     def rules(self, rules: Rules, k: int) -> Rules:
         """``rules`` at the sweep's k-th komi: ``ruleset``'s komi is ``values[k]``, every other
-        ruleset's moved by as much."""
+        ruleset's moved by as much (rounded to 1e-9: 6.5 + (0.1 - 7.5) is -0.9, not
+        -0.9000000000000004)."""
         shift = self.values[k] - rules.komi[self.ruleset]
-        komi = {r: v + shift for r, v in rules.komi.items()}
+        komi = {r: round(v + shift, 9) for r, v in rules.komi.items()}
         return rules.with_(komi={**komi, self.ruleset: self.values[k]})
 
     def to_dict(self) -> dict:

@@ -45,6 +45,8 @@ def test_a_sweep_moves_every_ruleset_by_the_same_shift(tmp_path):
         assert komi["chinese"] == value and komi["jpd_b"] == 7.5 + shift
         assert komi["jpd_a"] == 6.5 + shift and komi["japanese"] == DEFAULT_KOMI["japanese"] + shift
         assert cfg.at_komi(k).komi_sweep is None
+    odd = load_config(write(tmp_path, SWEEP.format(values="0.1"), "odd.toml")).at_komi(0)
+    assert odd.rules.komi["jpd_a"] == -0.9 and odd.rules.komi["chinese"] == 0.1
     groups = cfg.komi_groups(np.arange(2, 9))
     assert [g.rules.komi["chinese"] for g, _ in groups] == [24.5, 0.0, -3.5]
     assert [rows.tolist() for _, rows in groups] == [[1, 4], [2, 5], [0, 3, 6]]
