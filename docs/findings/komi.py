@@ -2,7 +2,7 @@
 printed as markdown.
 
     python docs/findings/komi.py play [--workers K] [STUDY ...]   # into results/komi/STUDY
-    python docs/findings/komi.py tables
+    python docs/findings/komi.py tables [--figure PNG]
 
 ``play`` plays each study (default: all of ``STUDIES``) with ``sim.run.runner.run`` into
 ``results/komi/<study>``, completing a folder a killed ``play`` left (the runs resume like
@@ -33,6 +33,8 @@ from sim.player import Player  # noqa: E402
 OUT = ROOT / "results" / "komi"
 SOLVED = {5: 25, 6: 4, 7: 9}  # Black's margin under area scoring with perfect play
 VISITS = {5: (200, 800, 3200), 6: (800, 3200, 12800), 7: (800, 3200, 12800)}
+#: The studies in the figure: the most visits on each solved board, and 9x9's players.
+FIGURE = ("5x5-mcts3200", "6x6-mcts12800", "7x7-mcts12800", "9x9-mcts", "9x9-gnugo")
 #: 9x9 players -> games (None: the config's) and B版 komis (None: the config's); the playout
 #: players play the same games at every komi, so theirs sit around their own fair komi.
 NINE = {
@@ -93,10 +95,10 @@ def _rate(k, n, lo, hi) -> str:
     return f"{k / n:.1%} ({lo:.1%}–{hi:.1%})" if n else "–"
 
 
-def tables() -> None:
+def tables(figure: Path) -> None:
     from make import markdown
 
-    from analysis import ab_effect, counts, komi
+    from analysis import ab_effect, counts, komi, plots
     from sim.dataset.check import check_run
 
     data = {}
@@ -131,12 +133,11 @@ def tables() -> None:
         )
     print(markdown(pd.DataFrame(rows)))
     print("\n## Fair komi on 9x9 by player (B版 komis swept, A版 one point lower)\n")
+    nine = {name[4:]: d for name, d in data.items() if name.startswith("9x9")}
     rows = []
-    for name, d in data.items():
-        if not name.startswith("9x9"):
-            continue
+    for player, d in nine.items():
         fit = komi.fitted_fair_komi(d).set_index("ruleset")
-        row = {"players": name[4:], "games": int(fit["games"].max())}
+        row = {"players": player, "games": int(fit["games"].max())}
         for r in fit.index:
             f = fit.loc[r]
             row[r] = _interval(f["fair komi"], f["fair komi lo"], f["fair komi hi"])
@@ -145,15 +146,13 @@ def tables() -> None:
     print(markdown(pd.DataFrame(rows)))
     print("\n## The A版 point, who passes first and who finishes last against komi (9x9)\n")
     rows = []
-    for name, d in data.items():
-        if not name.startswith("9x9"):
-            continue
+    for player, d in nine.items():
         for _, t in ab_effect.by_komi(d).iterrows():
             rows.append(
                 {
-                    "players": name[4:],
+                    "players": player,
                     "B版 komi": t["komi_jpd_b"],
-                    "from fair": t["from fair komi (points)"],
+                    "from fair": f"{t['from fair komi (points)']:+.2f}",
                     "games": int(t["games"]),
                     "A版 ≠ B版 winner": _rate(
                         t["differ"], t["both winners"], t["differ lo"], t["differ hi"]
@@ -164,6 +163,15 @@ def tables() -> None:
                 }
             )
     print(markdown(pd.DataFrame(rows)))
+    shown = [OUT / name for name in FIGURE if name in data]
+    if shown:
+        both = counts.statistics(shown)
+        by = "run" if len(shown) > 1 else None  # a cube has runs only when there are several
+        curve = komi.sweep_curve(both, ["chinese"], by=by)
+        fitted = komi.fitted_fair_komi(both, ["chinese"], by=by)
+        figure.parent.mkdir(parents=True, exist_ok=True)
+        plots.sweep_curve(curve, fitted, by=by).savefig(figure, dpi=70, bbox_inches="tight")
+        print(f"\n(figure: {figure})")
 
 
 def main(argv: list[str]) -> None:
@@ -174,12 +182,19 @@ def main(argv: list[str]) -> None:
         "names", nargs="*", metavar="STUDY", help=f"default: all ({', '.join(studies())})"
     )
     q.add_argument("--workers", type=int, default=2)
-    sub.add_parser("tables", help="print the tables of the studies played")
+    t = sub.add_parser("tables", help="print the tables of the studies played")
+    t.add_argument(
+        "--figure",
+        type=Path,
+        default=OUT / "komi_sweeps.png",
+        help="Black's score against komi (Chinese area) of the strongest studies "
+        "(default results/komi/komi_sweeps.png; docs/findings/komi_sweeps.png for the docs)",
+    )
     args = p.parse_args(argv)
     if args.command == "play":
         play(args.names, args.workers)
     else:
-        tables()
+        tables(args.figure)
 
 
 if __name__ == "__main__":
