@@ -4,9 +4,7 @@
 
 Plays, with ``sim.selfplay.play_batch`` (games split by id among K processes, seed 20261201):
 
-1. fair komi under mcts self-play as visits grow, on 5x5, 7x7 and 9x9 (pattern playouts,
-   both players play for B版 with the komi of ``KOMI``, near the board's fair komi so that
-   neither side has won before the game starts), against random self-play;
+(1. fair komi under mcts self-play as visits grow: now komi sweeps, docs/findings/komi.py)
 2. on 7x7, the A/B disagreement and who finishes last under mcts against random play;
 3. on 7x7, ``play_for`` jpd_a against jpd_b (both players): who passes or plays a virtual
    move first;
@@ -30,15 +28,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from analysis.ab_effect import ab_summary  # noqa: E402
 from analysis.finishes_last import relations  # noqa: E402
-from analysis.komi import fair_komi  # noqa: E402
 from sim.player import Player  # noqa: E402
 from sim.rules import Rules  # noqa: E402
 from sim.selfplay import play_batch  # noqa: E402
 
 SEED = 20261201
-KOMI = {5: 24.5, 7: 8.5, 9: 6.5}  # B版 komi the searching players play for (A版: 1 less)
-VISITS = {5: (50, 200, 800), 7: (50, 200, 800), 9: (100, 400)}
-GAMES = {5: 200, 7: 200, 9: 100}
+GAMES = 200  # mcts games a row (random play: 20 times as many)
 AB_COLUMNS = ("players", "games", "differ", "rate", "lo", "hi", "white first share")
 RELATION_COLUMNS = (
     "players",
@@ -78,29 +73,13 @@ def show(table: pd.DataFrame, columns) -> None:
     print()
 
 
-def fair_komi_part(pool, workers, scaled) -> None:
-    print("## 1. Fair komi as visits grow (B版 and Chinese area, Japanese territory)\n")
-    for size in (5, 7, 9):
-        runs = [games(pool, workers, size, KOMI[size], Player(), Player(), 20 * scaled[size])]
-        for v in VISITS[size]:
-            p = Player("mcts", visits=v, play_for="jpd_b")
-            runs.append(games(pool, workers, size, KOMI[size], p, p, scaled[size]))
-        df = pd.concat(runs, ignore_index=True)
-        table = fair_komi(df, rulesets=("jpd_b", "chinese", "japanese"), by="players")
-        print(f"### {size}x{size} (players play for B版 at komi {KOMI[size]})\n")
-        show(table, ("players", "ruleset", "games", "fair komi", "fair komi lo", "fair komi hi"))
-        endings = df.groupby("players")["ending"].value_counts(normalize=True)
-        print(endings.unstack(fill_value=0).to_string(float_format="{:.3f}".format))
-        print()
-
-
 def ab_part(pool, workers, scaled) -> None:
     print("## 2. A/B disagreement and who finishes last, 7x7 (komi 7.5 B版, 6.5 A版)\n")
     strong = Player("mcts", visits=400, play_for="jpd_a")
     df = pd.concat(
         [
-            games(pool, workers, 7, 7.5, Player(), Player(), 20 * scaled[7]),
-            games(pool, workers, 7, 7.5, strong, strong, scaled[7]),
+            games(pool, workers, 7, 7.5, Player(), Player(), 20 * scaled),
+            games(pool, workers, 7, 7.5, strong, strong, scaled),
         ],
         ignore_index=True,
     )
@@ -113,7 +92,7 @@ def play_for_part(pool, workers, scaled) -> None:
     runs = []
     for ruleset in ("jpd_a", "jpd_b"):
         p = Player("mcts", visits=400, play_for=ruleset)
-        runs.append(games(pool, workers, 7, 8.5, p, p, 2 * scaled[7]))
+        runs.append(games(pool, workers, 7, 8.5, p, p, 2 * scaled))
     df = pd.concat(runs, ignore_index=True)
     first = df.groupby("players")["first_pass_or_virtual_by"].value_counts(normalize=True)
     print(first.unstack(fill_value=0).to_string(float_format="{:.3f}".format))
@@ -126,8 +105,8 @@ def dead_stones_part(pool, workers, scaled) -> None:
     print("## 4. Dead stones agreed at the pause, 7x7 (dead_stones = agree, komi 8.5 B版)\n")
     search = Player("mcts", visits=400, play_for="jpd_b")
     runs = [
-        games(pool, workers, 7, 8.5, search, search, scaled[7], "agree"),
-        games(pool, workers, 7, 8.5, search, Player("pattern"), scaled[7], "agree"),
+        games(pool, workers, 7, 8.5, search, search, scaled, "agree"),
+        games(pool, workers, 7, 8.5, search, Player("pattern"), scaled, "agree"),
     ]
     df = pd.concat(runs, ignore_index=True)
     df["dead agreed"] = df["dead_b"] + df["dead_w"] > 0
@@ -148,13 +127,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--scale", type=float, default=1.0)
-    parser.add_argument("--parts", default="1,2,3,4", help="which parts to play, e.g. 2,3")
+    parser.add_argument("--parts", default="2,3,4", help="which parts to play, e.g. 2,3")
     args = parser.parse_args()
-    scaled = {k: max(2 * args.workers, int(v * args.scale)) for k, v in GAMES.items()}
+    scaled = max(2 * args.workers, int(GAMES * args.scale))
     parts = {int(p) for p in args.parts.split(",")}
     with ProcessPoolExecutor(args.workers) as pool:
         parts_by_number = (
-            (1, fair_komi_part),
             (2, ab_part),
             (3, play_for_part),
             (4, dead_stones_part),
