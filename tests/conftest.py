@@ -36,6 +36,7 @@ LANES = {
         "tests/test_setups.py::test_run_from_setups_*",
         "tests/test_katago.py::test_run_with_katago",
         "tests/test_katago.py::test_a_killed_run_*",
+        "tests/test_katago.py::test_no_katago_outlives_a_run",
     ],
 }
 

@@ -267,6 +267,15 @@ def test_a_killed_run_resumes_to_the_rows_of_an_uninterrupted_one(model, tmp_pat
     assert all(gone(pid) for pid in pids(log))
 
 
+def test_no_katago_outlives_a_run(model, tmp_path):
+    """A KataGo that ignores the end of its input and SIGTERM: a finished run ends it (the
+    start-up check's process and the workers'), by SIGKILL to its process group."""
+    log = tmp_path / "pids"
+    c = config(tmp_path / "c.toml", model, fake_command("play", "--pids", log, "--stubborn"))
+    assert run(c, tmp_path / "run", "--workers", "2") == 0
+    assert len(pids(log)) == 3 and all(gone(pid) for pid in pids(log))
+
+
 def test_a_run_whose_games_keep_ending_engine_error_stops(model, tmp_path, capsys):
     """An engine that answers every game's second query with an error (its start-up check
     passes): after GIVE_UP_AFTER games in a row end engine_error the run stops, one line says
