@@ -126,6 +126,7 @@ def test_rules_mapping():
             "suicide": True,
             "hasButton": False,
             "whiteHandicapBonus": "0",
+            "friendlyPassOk": False,
         },
         7.5,
     )

@@ -52,5 +52,6 @@ def query_rules(rules: Rules, play_for: str) -> tuple[dict, float]:
         "suicide": rules.suicide == "multi",
         "hasButton": button,
         "whiteHandicapBonus": "0",
+        "friendlyPassOk": False,  # every stone on the board counts at the end, as all_alive's
     }
     return katago, komi

@@ -34,7 +34,7 @@ import sys
 import time
 
 COLUMNS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
-RULE_KEYS = {"ko", "scoring", "tax", "suicide", "hasButton", "whiteHandicapBonus"}
+RULE_KEYS = {"ko", "scoring", "tax", "suicide", "hasButton", "whiteHandicapBonus", "friendlyPassOk"}
 
 parser = argparse.ArgumentParser()
 parser.add_argument("mode")
