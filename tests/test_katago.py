@@ -214,7 +214,8 @@ def run(config_file: Path, out: Path, *options) -> int:
 def test_run_with_katago(model, tmp_path, capsys):
     """`jpdsim run`: the same rows with 1 and 2 workers, katago against random and against
     katago; every move stored; replay --run judges a stored game by the rules alone, and
-    --engine re-plays it with the fake; the manifest says what cannot be reproduced."""
+    --engine re-plays it with the fake; SGF export; the manifest says what cannot be
+    reproduced."""
     kata = f"kind = 'katago'\ncommand = {json.dumps(fake_command('play'))}\nmodel = '{model}'"
     for white in (kata, "kind = 'random'"):
         c = config(tmp_path / "c.toml", model, fake_command("play"), white=white)
@@ -241,6 +242,8 @@ def test_run_with_katago(model, tmp_path, capsys):
     assert cli(["replay", "--run", str(out1), "--game", "3", "--engine", engine]) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["matches"] and result["engine_rerun"] is True
+    assert cli(["sgf", str(out1), "1"]) == 0
+    assert "PB[katago(name=kata" in capsys.readouterr().out
 
 
 def shards(out: Path) -> list[Path]:
