@@ -80,8 +80,9 @@ def test_katago_games_are_judged_under_the_rules(model, caplog):
 
 def test_rows_do_not_depend_on_the_games_in_flight(model):
     """One game at a time, three, or six answered out of order (the fake answers the queries
-    that come together in reverse): the same rows and moves, katago against random and katago
-    against katago (one process for both colours)."""
+    that come together in reverse): the same rows and moves, katago against random, against
+    the tree search (its trees and random stream are each game's own) and against katago (one
+    process for both colours)."""
     white = Player("random")
     one = play(fake(model, "play", in_flight=1), white, games=6)
     for options in (("play",), ("play", "--reverse")):
@@ -90,6 +91,9 @@ def test_rows_do_not_depend_on_the_games_in_flight(model):
     both = play(fake(model, "play", in_flight=1), fake(model, "play", in_flight=1))
     again = play(fake(model, "play", "--reverse", in_flight=4), fake(model, "play", in_flight=4))
     assert same(both, again)
+    search, agree = Player("mcts", visits=16), Rules(5, dead_stones="agree")  # a tree per game
+    one = play(search, fake(model, "play", in_flight=1), agree, games=5)
+    assert same(play(search, fake(model, "play", "--reverse", in_flight=5), agree, games=5), one)
 
 
 def test_the_rules_and_komi_of_each_query(model, tmp_path):
