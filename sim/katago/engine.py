@@ -103,7 +103,7 @@ class KatagoEngine(Program):
         while True:
             for answer in self._lines():
                 if answer.get("id") == _VERSION_ID and "version" in answer:
-                    self.version = str(answer["version"])
+                    log.info("%s: KataGo %s started", self.name, answer["version"])
                     return
                 raise EngineError(f"answered {json.dumps(answer)[:80]} to query_version")
             self.read_more(deadline, "query_version")
@@ -113,7 +113,7 @@ class KatagoEngine(Program):
         self.proc.stdin.close()
 
     def ask(self, qid: str, query: dict) -> None:
-        """Send ``query`` (``move_query``, ``dead_query``) as ``qid``."""
+        """Send ``query`` (``move_query``'s) as ``qid``."""
         if not self.waiting:
             self.heard = time.monotonic()
         self.waiting[qid] = None  # before writing: a failed write blames the oldest waiting
