@@ -182,10 +182,10 @@ def move_query(player, rules, told, dead=False) -> dict:
         "boardXSize": rules.board_size,
         "boardYSize": rules.board_size,
         "maxVisits": player.visits,
-        "overrideSettings": {"reportAnalysisWinratesAs": "BLACK"},
     }
-    if dead:
+    if dead:  # the ownership from Black's side, whatever the config says
         query["includeOwnership"] = True
+        query["overrideSettings"] = {"reportAnalysisWinratesAs": "BLACK"}
     return query
 
 
