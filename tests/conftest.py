@@ -37,6 +37,7 @@ LANES = {
         "tests/test_katago.py::test_run_with_katago",
         "tests/test_katago.py::test_a_killed_run_*",
         "tests/test_katago.py::test_no_katago_outlives_a_run",
+        "tests/test_katago.py::test_a_signal_during_*",
     ],
 }
 

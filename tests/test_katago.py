@@ -284,6 +284,24 @@ def test_no_katago_outlives_a_run(model, tmp_path):
     assert len(pids(log)) == 3 and all(gone(pid) for pid in pids(log))
 
 
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_during_a_long_query_leaves_no_katago(signum, model, tmp_path):
+    """Ctrl-C (or SIGTERM) while KataGo thinks: the run stops with its status and KataGo
+    (which ignores SIGTERM) is killed with its worker."""
+    log, queries = tmp_path / "pids", tmp_path / "queries"
+    command = fake_command("hang", "--at", "0:0", "--pids", log, "--log", queries, "--stubborn")
+    c = config(tmp_path / "c.toml", model, command, extra="")
+    c.write_text(c.read_text().replace("in_flight = 2", "in_flight = 2\nmove_timeout = 3600"))
+    proc = faults.command("run", str(c), "--out", str(tmp_path / "run"), "--workers", "1")
+    deadline = time.monotonic() + 300
+    while "0:0:b" not in (queries.read_text() if queries.exists() else ""):
+        assert time.monotonic() < deadline and proc.poll() is None, proc.stderr.read()
+        time.sleep(0.1)
+    status, err = faults.signal_at(proc, 0, signum)
+    assert status == 128 + signum, err
+    assert all(gone(pid) for pid in pids(log))
+
+
 def test_a_run_whose_games_keep_ending_engine_error_stops(model, tmp_path, capsys):
     """An engine that answers every game's second query with an error (its start-up check
     passes): after GIVE_UP_AFTER games in a row end engine_error the run stops, one line says
