@@ -160,6 +160,12 @@ class RunConfig:
         k = np.asarray(game_ids, np.int64) % len(self.komi_sweep.values)
         return [(self.at_komi(j), np.flatnonzero(k == j)) for j in np.unique(k).tolist()]
 
+    @property
+    def komi_configs(self) -> list[RunConfig]:
+        """The config of every komi the run's games are played at (itself without a sweep)."""
+        sweep = self.komi_sweep.values if self.komi_sweep else [None]
+        return [self.at_komi(k) for k in range(len(sweep))]
+
     def game_config(self, game_id: int) -> RunConfig:
         """The config game ``game_id`` is played under (``at_komi``)."""
         return self.komi_groups(np.array([game_id]))[0][0]

@@ -121,6 +121,16 @@ class KatagoEngine(Program):
         self.waiting[qid] = None  # before writing: a failed write blames the oldest waiting
         self.write(_line({"id": qid, **query}), f"query {qid}")
 
+    def ask_alone(self, qid: str, query: dict, timeout: float) -> dict:
+        """Ask ``query`` while nothing else waits and return its answer, waiting up to
+        ``timeout`` seconds (the runner's start-up check)."""
+        self.ask(qid, query)
+        deadline = time.monotonic() + timeout
+        while True:
+            for _, answer in self.answers():
+                return answer
+            self.read_more(deadline, "a first query")
+
     def deadline(self) -> float:
         """When the engine has been silent for ``move_timeout`` while queries wait
         (``time.monotonic``)."""

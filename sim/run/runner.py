@@ -15,7 +15,6 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
 from multiprocessing_logging import MultiProcessingHandler
 
 from sim.config import RunConfig
@@ -185,7 +184,7 @@ def _check_katago(cfg: RunConfig, colour: str, player) -> None:
 
     first = replace(player, visits=1)
     try:
-        queries = [move_query(first, group.rules, []) for group, _ in _groups(cfg)]
+        queries = [move_query(first, c.rules, []) for c in cfg.komi_configs]
     except ValueError as e:
         raise UserError(f"players.{colour}.play_for: {e}") from None
     try:
@@ -196,23 +195,12 @@ def _check_katago(cfg: RunConfig, colour: str, player) -> None:
         raise UserError(f"players.{colour}.command: {e}") from None
     try:
         for k, query in enumerate(queries):
-            engine.ask(f"check:{k}", query)
-            deadline = time.monotonic() + player.startup_timeout
-            while engine.waiting:
-                for qid, answer in engine.answers():
-                    best_move(qid, answer)
-                if engine.waiting:
-                    engine.read_more(deadline, "a first query")
+            qid = f"check:{k}"
+            best_move(qid, engine.ask_alone(qid, query, player.startup_timeout))
     except EngineError as e:
         raise UserError(f"players.{colour}.command: {engine.name}: {e}") from None
     finally:
         engine.close()
-
-
-def _groups(cfg: RunConfig):
-    """The configs of the run's komi groups (one without a komi sweep)."""
-    sweep = len(cfg.komi_sweep.values) if cfg.komi_sweep else 1
-    return cfg.komi_groups(np.arange(sweep))
 
 
 def _check_setups(cfg: RunConfig) -> None:
