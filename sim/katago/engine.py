@@ -18,7 +18,6 @@ import os
 import time
 from pathlib import Path
 
-from sim.gtp.engine import COLOUR
 from sim.katago.rules import query_rules
 from sim.program import EngineError, Program, resolve, shared
 
@@ -188,7 +187,7 @@ def move_query(player, rules, told, dead=False) -> dict:
     katago_rules, komi = query_rules(rules, player.play_for)
     moves = told[:-2] if dead else told
     query = {
-        "moves": [[COLOUR[c].upper(), vertex] for c, vertex in moves],
+        "moves": [["BW"[c - 1], vertex] for c, vertex in moves],
         "rules": katago_rules,
         "komi": komi,
         "boardXSize": rules.board_size,
