@@ -36,7 +36,7 @@ genmove_timeout seconds allowed for one move, 0.1..3600         30
 command_timeout seconds allowed for any other command, 0.1..3600 10
 komi_to_engine  the komi the engine is told                    the komi of
                                                                ``play_for``
-*katago* (docs/katago.md; ``visits`` as for mcts: its maxVisits)
+*katago* (docs/katago.md; ``visits`` as for mcts, at least 2: its maxVisits)
 model           the network file KataGo plays with             required
 config          KataGo's analysis config file                  one jpdsim writes
 in_flight       games a worker keeps going at once, 1..4096    16
@@ -139,6 +139,11 @@ class Player:
                 raise PlayerError(key, f"must be a file name (a string), got {value!r}")
         if self.kind == "katago" and not self.model:
             raise PlayerError("model", "a katago player needs the network file it plays with")
+        if self.kind == "katago" and self.visits < 2:
+            raise PlayerError(
+                "visits",
+                "must be at least 2 for katago (with 1 its analysis engine searches no move)",
+            )
 
     @property
     def is_program(self) -> bool:

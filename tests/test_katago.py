@@ -361,6 +361,7 @@ def test_katago_parameters():
         ({"in_flight": 0}, "in_flight: must be in 1..4,096"),
         ({"config": 3}, "config: must be a file name"),
         ({"move_timeout": 0}, "move_timeout: must be in 0.1..3,600"),
+        ({"visits": 1}, "visits: must be at least 2 for katago"),
     ]:
         with pytest.raises(PlayerError, match=message):
             Player("katago", **{"command": "katago", "model": "m", **kwargs})

@@ -230,5 +230,5 @@ def dead_stones(qid: str, answer: dict, board: list[int]) -> list[int]:
 def shared_katago(player, board_size: int) -> KatagoEngine:
     """This process's KataGo for ``player`` on ``board_size``: started once, reused; players
     that differ only in what they ask (visits, play_for) share it."""
-    key = ("katago", dataclasses.replace(player, visits=1, play_for="jpd_a"), board_size)
+    key = ("katago", dataclasses.replace(player, visits=2, play_for="jpd_a"), board_size)
     return shared(key, lambda: KatagoEngine(player, board_size))

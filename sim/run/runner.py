@@ -182,7 +182,7 @@ def _check_katago(cfg: RunConfig, colour: str, player) -> None:
     from sim.katago.engine import FileMissing, KatagoEngine, best_move, move_query
     from sim.program import EngineError
 
-    first = replace(player, visits=1)
+    first = replace(player, visits=2)  # the fewest that give a move
     try:
         queries = [move_query(first, c.rules, []) for c in cfg.komi_configs]
     except ValueError as e:

@@ -8,7 +8,8 @@ error answer), answers ``query_version``, and checks each query's fields, rules 
 plays its moves (an occupied point is an error answer, ``Illegal move N``).
 
 Its move: the first empty point (top row first, left to right) that is not a single-point eye
-of its own and does not leave its stone without a liberty; else ``pass``. Its ownership: each
+of its own and does not leave its stone without a liberty; else ``pass``; as KataGo, none
+(empty ``moveInfos``) at ``maxVisits`` 1. Its ownership: each
 stone's point to its owner, empty points to nobody; MODE ``blackowns`` gives every point to
 Black (every White stone dead).
 
@@ -182,7 +183,8 @@ def analyse(query):
         move = vertex_of(taken[0], n) if taken else move
     info = {"move": move, "order": 0, "visits": query.get("maxVisits", 1), "winrate": 0.5}
     answer = {"id": qid, "isDuringSearch": False, "turnNumber": len(query["moves"])}
-    answer["moveInfos"] = [] if fault == "nomove" else [info]
+    searched = fault != "nomove" and query.get("maxVisits", 2) >= 2  # KataGo: 1 visit, no move
+    answer["moveInfos"] = [info] if searched else []
     answer["rootInfo"] = {"visits": query.get("maxVisits", 1), "winrate": 0.5}
     if query.get("includeOwnership"):
         owner = [1.0] * (n * n) if opts.mode == "blackowns" else [(0, 1, -1)[c] for c in board]
