@@ -40,8 +40,9 @@ def analysis_config(board_size: int, threads: int) -> Path:
     """The analysis config jpdsim writes when a player names none: the board's size for the
     network's buffers (else a 9x9 query runs on a 19x19 buffer), ``threads`` positions searched
     at once (the games in flight) by one search thread each, batched together, a cache of
-    2**20 evaluations (the analysis engine's default, 2**23, fills gigabytes in a long run)
-    and the answers from Black's side. Written once under the user's cache folder."""
+    2**20 evaluations (the analysis engine's default, 2**23, fills gigabytes in a long run),
+    no random symmetries and no root noise (a search that depends on its position alone) and
+    the answers from Black's side. Written once under the user's cache folder."""
     text = (
         f"# written by jpdsim for {board_size}x{board_size} games, {threads} in flight\n"
         f"maxBoardXSizeForNNBuffer = {board_size}\n"
@@ -51,6 +52,8 @@ def analysis_config(board_size: int, threads: int) -> Path:
         "numSearchThreadsPerAnalysisThread = 1\n"
         f"nnMaxBatchSize = {threads}\n"
         "nnCacheSizePowerOfTwo = 20\n"
+        "nnRandomize = false\n"
+        "wideRootNoise = 0.0\n"
         "reportAnalysisWinratesAs = BLACK\n"
         "logToStderr = false\n"
     )

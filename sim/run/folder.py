@@ -110,9 +110,10 @@ ENGINES_NOTE = {
     "referee": "a GTP program plays: its own randomness is outside jpdsim's control; it is "
     "given a seed from (seed, game id) where it takes one (set_random_seed), and every move is "
     "stored",
-    "katago": "KataGo plays: its analysis engine takes no seed with a query, and its own "
-    "randomness (random symmetries, search threads) is outside jpdsim's control; every move "
-    "is stored",
+    "katago": "KataGo plays: its analysis engine takes no seed with a query; the config jpdsim "
+    "writes takes its randomness away (one search thread, no random symmetries, no root noise), "
+    "a config of the user's may not, and evaluations batched differently may differ in their "
+    "last bits; every move is stored",
 }
 
 
