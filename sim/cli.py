@@ -85,9 +85,9 @@ def _add_replay(sub):
         action="append",
         default=[],
         metavar="NAME=COMMAND",
-        help="with --run: re-play a GTP program's game with this command for the program the "
-        "run calls NAME (repeatable); without it the stored moves are judged by the rules "
-        "alone, and no command the run folder names is started",
+        help="with --run: re-play a program's game (gtp, katago) with this command for the "
+        "program the run calls NAME (repeatable); without it the stored moves are judged by the "
+        "rules alone, and no command the run folder names is started",
     )
     p.add_argument(
         "moves",

@@ -12,11 +12,11 @@ shard_size      games per shard file ``games/part-NNNNN.parquet``,      10000
                 1..10,000,000
 seed            run seed, 0 .. 2**63-1; a game depends on (seed, id)    0
 [players.black] the player of each colour (``sim.player.Player``): a table  ``kind = "random"``
-[players.white] with ``kind`` and, for ``mcts`` and ``gtp``, its parameters
+[players.white] with ``kind`` and its parameters (mcts, kofight, gtp, katago)
 virtual_rate    probability that a playout player (random, capture,     0.0
                 pattern) plays a virtual move, 0..1
 record_moves    ``"none"``, ``"cycles"`` (games not ended by a pause,   ``"none"``; ``"all"``
-                or with repetition bans) or ``"all"``                   if a gtp player plays
+                or with repetition bans) or ``"all"``                   if a program plays
 setup           start position(s) (``sim.setups``): a corpus name, a    the empty board
                 diagram file, a table (name, diagram, to_move) or a
                 list of them; game i starts from setup i mod k
@@ -57,7 +57,7 @@ import numpy as np
 
 from sim.errors import UserError
 from sim.files import read_text
-from sim.player import Player, PlayerError
+from sim.player import Player, PlayerError, driver
 from sim.rules import RULE_KEYS, RuleError, Rules
 from sim.schema import RULESETS
 from sim.setups import TO_MOVE, Setup, load_setup
@@ -160,6 +160,12 @@ class RunConfig:
         k = np.asarray(game_ids, np.int64) % len(self.komi_sweep.values)
         return [(self.at_komi(j), np.flatnonzero(k == j)) for j in np.unique(k).tolist()]
 
+    @property
+    def komi_configs(self) -> list[RunConfig]:
+        """The config of every komi the run's games are played at (itself without a sweep)."""
+        sweep = self.komi_sweep.values if self.komi_sweep else [None]
+        return [self.at_komi(k) for k in range(len(sweep))]
+
     def game_config(self, game_id: int) -> RunConfig:
         """The config game ``game_id`` is played under (``at_komi``)."""
         return self.komi_groups(np.array([game_id]))[0][0]
@@ -187,8 +193,13 @@ class RunConfig:
 
     @property
     def engines(self) -> bool:
-        """Whether a GTP program plays (the games go through ``sim.referee``)."""
-        return "gtp" in (self.black.kind, self.white.kind)
+        """Whether a program plays (gtp or katago: the games are refereed move by move)."""
+        return self.black.is_program or self.white.is_program
+
+    @property
+    def driver(self) -> str:
+        """What plays the games (``sim.player.driver``)."""
+        return driver(self.black, self.white)
 
     def play_kwargs(self) -> dict:
         """Keyword arguments of ``sim.selfplay.play_batch`` (all but game_ids, record_moves)."""
@@ -234,8 +245,12 @@ def _resolve(cfg: RunConfig, where: str) -> None:
                 f"{where}: key 'setup': {getattr(x, 'name', x)!r} is not a "
                 f"{cfg.rules.board_size}x{cfg.rules.board_size} sim.setups.Setup"
             )
+    try:
+        driver(cfg.black, cfg.white)
+    except ValueError as err:
+        raise UserError(f"{where}: key 'players': {err}") from None
     if cfg.setup and cfg.engines:
-        raise UserError(f"{where}: key 'setup': gtp players start from the empty board")
+        raise UserError(f"{where}: key 'setup': gtp and katago players start from the empty board")
     if cfg.komi_sweep is not None:
         if not isinstance(cfg.komi_sweep, KomiSweep):
             raise UserError(f"{where}: key 'komi_sweep': must be a sim.config.KomiSweep")
@@ -363,8 +378,8 @@ def config_from_dict(raw: dict, where: str, default_name: str | None = None) -> 
     values = {k: raw[k] for k in _RUN_KEYS if k in raw}
     values["setup"] = setups
     players = players_from_dict(raw, where)
-    if any(p.kind == "gtp" for p in players.values()):
-        values.setdefault("record_moves", "all")  # an engine's games replay only from moves
+    if any(p.is_program for p in players.values()):
+        values.setdefault("record_moves", "all")  # a program's games replay only from moves
     values.setdefault("name", default_name)
     if values["name"] is None:
         raise UserError(f"{where}: key 'name': missing (required)")

@@ -21,20 +21,27 @@ threat_rate     probability of a virtual move (the ko threat)  0.5
 *mcts and kofight*
 playout         mcts: the playout policy; kofight: the policy  ``"pattern"``
                 of its other moves (``sim.schema.PLAYOUTS``)
-*mcts and gtp*
+*mcts, gtp and katago*
 play_for        the ruleset whose win it plays for             ``"jpd_a"``
                 (``sim.schema.RULESETS``; komi from the run's)
-*gtp*
-command         the GTP program: a string (split as a shell    required
+*gtp and katago*
+command         the program: a string (split as a shell        required
                 would) or a list of arguments
 name            what rows call it (``name`` in a config)      the program's
                                                                file name
-genmove_timeout seconds allowed for one move, 0.1..3600         30
 startup_timeout seconds allowed for a fresh process to answer   60
                 its first commands (a network to load), 0.1..3600
+*gtp*
+genmove_timeout seconds allowed for one move, 0.1..3600         30
 command_timeout seconds allowed for any other command, 0.1..3600 10
 komi_to_engine  the komi the engine is told                    the komi of
                                                                ``play_for``
+*katago* (docs/katago.md; ``visits`` as for mcts, at least 2: its maxVisits)
+model           the network file KataGo plays with             required
+config          KataGo's analysis config file                  one jpdsim writes
+in_flight       games a worker keeps going at once, 1..4096    16
+move_timeout    seconds KataGo may go without an answer while  60
+                queries wait, 0.1..3600
 =============== ============================================== ==================
 """
 
@@ -48,6 +55,7 @@ from dataclasses import dataclass
 from sim.schema import PLAYER_PARAMETERS, PLAYERS, PLAYOUTS, RULESETS
 
 MAX_VISITS = 100_000  # the trees' arrays grow with it (``sim.players.tree.new_tree``)
+MAX_IN_FLIGHT = 4096  # a katago player's games in flight per worker
 
 
 class PlayerError(ValueError):
@@ -91,6 +99,10 @@ class Player:
     command_timeout: float = 10.0
     komi_to_engine: float | None = None
     threat_rate: float = 0.5
+    model: str = ""
+    config: str | None = None
+    in_flight: int = 16
+    move_timeout: float = 60.0
 
     def __post_init__(self):
         _choice("kind", self.kind, PLAYERS)
@@ -114,12 +126,29 @@ class Player:
         if not isinstance(command, (tuple, list)) or not all(isinstance(a, str) for a in command):
             raise PlayerError("command", f"must be a string or a list of strings, got {command!r}")
         object.__setattr__(self, "command", tuple(command))
-        if self.kind == "gtp" and not self.command:
-            raise PlayerError("command", "a gtp player needs the command that starts its engine")
+        if self.is_program and not self.command:
+            raise PlayerError("command", f"a {self.kind} player needs the command that starts it")
         if not isinstance(self.label, str) or any(c in self.label for c in ",()="):
             raise PlayerError("name", f"must be a string without , ( ) =, got {self.label!r}")
-        if self.kind == "gtp" and not self.label:
+        if self.is_program and not self.label:
             object.__setattr__(self, "label", os.path.basename(self.command[0]))
+        _number("in_flight", self.in_flight, 1, MAX_IN_FLIGHT, integer=True)
+        for key in ("model", "config"):
+            value = getattr(self, key)
+            if not (isinstance(value, str) or (key == "config" and value is None)):
+                raise PlayerError(key, f"must be a file name (a string), got {value!r}")
+        if self.kind == "katago" and not self.model:
+            raise PlayerError("model", "a katago player needs the network file it plays with")
+        if self.kind == "katago" and self.visits < 2:
+            raise PlayerError(
+                "visits",
+                "must be at least 2 for katago (with 1 its analysis engine searches no move)",
+            )
+
+    @property
+    def is_program(self) -> bool:
+        """Whether a program plays (``gtp``, ``katago``), not one of the simulator's own."""
+        return self.kind in ("gtp", "katago")
 
     @property
     def searches(self) -> bool:
@@ -147,8 +176,8 @@ class Player:
         return cls(**{_FIELD.get(k, k): v for k, v in table.items()})
 
     def to_dict(self) -> dict:
-        """The kind and its parameters, resolved (the form of a config table; a gtp command
-        as a list)."""
+        """The kind and its parameters, resolved (the form of a config table; a program's
+        command as a list)."""
         values = {k: getattr(self, _FIELD.get(k, k)) for k in self.parameters}
         if "command" in values:
             values["command"] = list(values["command"])
@@ -168,16 +197,32 @@ class Player:
         return f"{self.kind}({','.join(values)})"
 
 
-_TIMEOUTS = ("genmove_timeout", "startup_timeout", "command_timeout")
+_TIMEOUTS = ("genmove_timeout", "startup_timeout", "command_timeout", "move_timeout")
 _FIELD = {"name": "label"}  # config key -> field, where they differ
 _FLOATS = ("resign_below", "explore", "komi_to_engine", "threat_rate", *_TIMEOUTS)
 #: Options that say how a program is run, not who plays: left out of the canonical name (so
 #: the rows of a run keep their player names when they change).
-_NOT_NAMED = ("startup_timeout", "command_timeout")
+_NOT_NAMED = ("startup_timeout", "command_timeout", "move_timeout", "in_flight")
 
 #: The variants of the batch kernel (``sim.batch``), by what the players need, as a user reads
 #: them.
 VARIANTS = {"light": "light playouts", "playout": "playout players", "search": "tree search"}
+
+
+#: The drivers of games (``sim.run.shard``): the batch kernel (``sim.selfplay``), GTP programs
+#: one game at a time (``sim.referee``), KataGo many games at a time (``sim.katago.driver``).
+DRIVERS = ("batch", "referee", "katago")
+
+
+def driver(black: Player, white: Player) -> str:
+    """The driver of ``black`` against ``white`` (one of DRIVERS); ValueError for a gtp player
+    against a katago player (no driver plays both)."""
+    kinds = {black.kind, white.kind}
+    if kinds == {"gtp", "katago"}:
+        raise ValueError("a gtp player cannot play a katago player (play katago through gtp)")
+    if "katago" in kinds:
+        return "katago"
+    return "referee" if "gtp" in kinds else "batch"
 
 
 def kernel_variant(black: Player, white: Player) -> str:

@@ -69,6 +69,20 @@ PLAYER_TABLE = {
         False,
     ),
     "kofight": (("threat_rate", "playout"), True),
+    "katago": (
+        (
+            "name",
+            "command",
+            "model",
+            "config",
+            "visits",
+            "play_for",
+            "in_flight",
+            "move_timeout",
+            "startup_timeout",
+        ),
+        False,
+    ),
 }
 PLAYERS = tuple(PLAYER_TABLE)
 NATIVE_PLAYERS = tuple(k for k, (_, native) in PLAYER_TABLE.items() if native)
@@ -179,7 +193,7 @@ RUN_TYPES = {
     "virtual_rate": _f64,
     "max_actions": _i32,
     "repetition_bans": _i32,  # candidate moves the player drew that the repetition rule banned
-    "engine_illegal": _i32,  # moves a gtp engine chose that the rules forbid (played as passes)
+    "engine_illegal": _i32,  # moves a program (gtp, katago) chose that the rules forbid (passes)
     **{f"komi_{r}": _f64 for r in RULESETS},
 }
 

@@ -51,8 +51,8 @@ def play_batch(
     if not isinstance(rules, Rules):
         raise TypeError(f"play_batch takes a sim.rules.Rules, not {type(rules).__name__}")
     black, white = (p if isinstance(p, Player) else Player(p) for p in (black, white))
-    if "gtp" in (black.kind, white.kind):
-        raise ValueError("gtp players play through sim.referee.play_refereed")
+    if black.is_program or white.is_program:
+        raise ValueError("a program plays through sim.referee or sim.katago.driver")
     native = NativePlayers(rules, black, white, virtual_rate)
     params = None if native.variant == "light" else native.params
     size = rules.board_size

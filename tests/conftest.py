@@ -16,10 +16,12 @@ from sim.schema import OUTCOME_FIELDS, RULESETS
 ENGINES = ["reference", "numba", "numba-hash-only"]
 
 #: The test lanes (``pytest -m 'not slow'``, about 1.5 minutes with warm kernels): node-id
-#: patterns of the tests that play GNU Go, execute the notebooks, or take over a second
+#: patterns of the tests that play GNU Go or a real KataGo (``JPD_KATAGO``), execute the
+#: notebooks, or take over a second
 #: (``pytest --durations=40`` finds them; README's test command runs every lane).
 LANES = {
     "gnugo": ["*gnugo*", "tests/test_referee.py::test_run_with_an_engine"],
+    "katago": ["tests/test_katago.py::test_real_*"],
     "notebook": [
         "tests/test_analysis_report.py::test_report_*",
         "tests/test_analysis_report.py::test_failing_notebook_*",
@@ -32,6 +34,10 @@ LANES = {
         "tests/test_mcts_player.py::test_search_beats_*",
         "tests/test_cli.py::test_findings_*",
         "tests/test_setups.py::test_run_from_setups_*",
+        "tests/test_katago.py::test_run_with_katago",
+        "tests/test_katago.py::test_a_killed_run_*",
+        "tests/test_katago.py::test_no_katago_outlives_a_run",
+        "tests/test_katago.py::test_a_signal_during_*",
     ],
 }
 

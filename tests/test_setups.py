@@ -75,7 +75,7 @@ def test_setup_file_header_and_config_keys(tmp_path):
         ({"board_size": 5, "to_move": "white"}, "White moves first only from a setup"),
         (
             {"setup": KO.to_dict(), "players": {"black": {"kind": "gtp", "command": "gnugo"}}},
-            "gtp players start from the empty board",
+            "gtp and katago players start from the empty board",
         ),
     ],
 )

@@ -12,7 +12,7 @@ exit status is then 2.
 
 ``--run RUN_DIR --game GAME_ID`` re-plays a stored game instead (``sim.run.stored``) and prints
 the comparison with its stored row as one JSON object: exit status 0 if it matches, 1 if not.
-A GTP program's game is re-played with the program only with ``--engine NAME=COMMAND``;
+A program's game (gtp, katago) is re-played with the program only with ``--engine NAME=COMMAND``;
 otherwise its stored moves are judged by the rules alone (the object says so).
 """
 

@@ -3,7 +3,7 @@
 The moves are the stored ones (the run's ``record_moves`` is ``"all"``, or ``"cycles"`` and the
 game did not end by a pause or had repetition bans); a game whose moves were not stored is
 re-played from (seed, game id) (``sim.run.stored``), and refused if its re-play differs from its
-stored row. A game a GTP program played cannot be re-played: it needs its stored moves.
+stored row. A game a program (gtp, katago) played cannot be re-played: it needs its stored moves.
 
 What is written:
 
@@ -67,9 +67,9 @@ def _result(winner, margin) -> str:
 
 def default_ruleset(cfg: RunConfig) -> str:
     """The ruleset of ``KM`` and ``RE`` unless ``--ruleset`` names one: the ruleset the players
-    play for (``play_for`` of mcts and gtp players; one player playing for one is enough), else
-    ``jpd_b`` (B版: the JPD area count less komi, with no extra point, which is what a program
-    that reads the SGF counts)."""
+    play for (``play_for`` of mcts, gtp and katago players; one player playing for one is
+    enough), else ``jpd_b`` (B版: the JPD area count less komi, with no extra point, which is
+    what a program that reads the SGF counts)."""
     aims = {p.play_for for p in (cfg.black, cfg.white) if "play_for" in p.parameters}
     return aims.pop() if len(aims) == 1 else "jpd_b"
 
@@ -168,7 +168,7 @@ def _replayed_actions(state, row: dict) -> list[int]:
     where = f"{state.run_dir}: game {row['game_id']}"
     if state.config.engines:
         raise UserError(
-            f"{where} has no stored moves, and a GTP program played it: its moves cannot be "
+            f"{where} has no stored moves, and a program played it: its moves cannot be "
             f're-played (record_moves = "all", the default with a gtp player, stores them)'
         )
     from sim.run.stored import replay_loaded  # the engine (numba) only to re-play

@@ -104,11 +104,17 @@ def lock(run_dir: Path):
     return f
 
 
-#: What a manifest says of a run in which a GTP program plays (docs/gtp.md).
-ENGINES_NOTE = (
-    "a GTP program plays: its own randomness is outside jpdsim's control; it is given a seed "
-    "from (seed, game id) where it takes one (set_random_seed), and every move is stored"
-)
+#: What a manifest says of a run in which a program plays, by driver (docs/gtp.md,
+#: docs/katago.md).
+ENGINES_NOTE = {
+    "referee": "a GTP program plays: its own randomness is outside jpdsim's control; it is "
+    "given a seed from (seed, game id) where it takes one (set_random_seed), and every move is "
+    "stored",
+    "katago": "KataGo plays: its analysis engine takes no seed with a query; the config jpdsim "
+    "writes takes its randomness away (one search thread, no random symmetries, no root noise), "
+    "a config of the user's may not, and evaluations batched differently may differ in their "
+    "last bits; every move is stored",
+}
 
 
 def new_manifest(cfg: RunConfig, config_file: str | None, env: dict) -> dict:
@@ -119,7 +125,7 @@ def new_manifest(cfg: RunConfig, config_file: str | None, env: dict) -> dict:
         "config_file": config_file,
         **env,
         "schema_version": SCHEMA_VERSION,
-        **({"reproducibility": ENGINES_NOTE} if cfg.engines else {}),
+        **({"reproducibility": ENGINES_NOTE[cfg.driver]} if cfg.engines else {}),
         "status": "running",
         "started": now(),
         "updated": None,  # this, games_written and shards: ``record``

@@ -28,7 +28,7 @@ from pathlib import Path
 
 from sim.config import RunConfig, config_from_dict
 from sim.errors import UserError
-from sim.gtp.engine import close_all, kill_all
+from sim.program import close_all, kill_all
 from sim.run.shard import play_shard
 
 log = logging.getLogger("jpdsim.runner")

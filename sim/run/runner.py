@@ -119,9 +119,10 @@ WORKER_BYTES = 200 * 2**20
 def check_workers(configs: list[RunConfig], workers: int) -> None:
     """Before a run (or a set of runs) starts ``workers`` local workers: UserError when they
     need more memory than the machine has (``WORKER_BYTES`` each, plus the search trees of
-    ``sim.player``'s formula), a line on stderr when there are more of them than cores."""
+    ``sim.player``'s formula, once per game in flight against KataGo), a line on stderr when
+    there are more of them than cores."""
     need = max(
-        WORKER_BYTES + 200 * p.visits * (cfg.rules.board_size**2 + 2) * p.searches
+        WORKER_BYTES + 200 * p.visits * (cfg.rules.board_size**2 + 2) * p.searches * _in_flight(cfg)
         for cfg in configs
         for p in (cfg.black, cfg.white)
     )
@@ -140,27 +141,66 @@ def check_workers(configs: list[RunConfig], workers: int) -> None:
         )
 
 
-def _check_engines(cfg: RunConfig) -> None:
-    """Start each GTP program once before any game, set up its first game (``boardsize``,
-    ``clear_board``, ``komi``, ``set_random_seed``) and quit it: a program that is missing,
-    does not speak GTP or refuses the set-up is one UserError naming its key, the program, the
-    command and its answer."""
-    from sim.gtp.engine import EngineError, GtpEngine, engine_komi, engine_seed
+def _in_flight(cfg: RunConfig) -> int:
+    """The games a worker plays at once: a katago player's ``in_flight``, else 1."""
+    return max([p.in_flight for p in (cfg.black, cfg.white) if p.kind == "katago"] or [1])
 
+
+def _check_engines(cfg: RunConfig) -> None:
+    """Start each program once before any game and quit it: a GTP program is given the set-up
+    of a first game (``boardsize``, ``clear_board``, ``komi``, ``set_random_seed``), KataGo
+    a first query under the rules and komi of each komi group. A program that is missing, does
+    not speak its protocol or refuses the set-up (a network or config file that is not there,
+    a komi KataGo cannot take) is one UserError naming its key, the program and its answer."""
     for colour in ("black", "white"):
         player = getattr(cfg, colour)
         if player.kind == "gtp":
-            try:
-                engine = GtpEngine.of(player)
-            except EngineError as e:
-                raise UserError(f"players.{colour}.command: {e}") from None
-            try:
-                komi = engine_komi(player, cfg.rules)
-                engine.new_game(cfg.rules.board_size, komi, engine_seed(cfg.seed, 0))
-            except EngineError as e:
-                raise UserError(f"players.{colour}.command: {engine.name}: {e}") from None
-            finally:
-                engine.close()
+            _check_gtp(cfg, colour, player)
+        elif player.kind == "katago":
+            _check_katago(cfg, colour, player)
+
+
+def _check_gtp(cfg: RunConfig, colour: str, player) -> None:
+    from sim.gtp.engine import EngineError, GtpEngine, engine_komi, engine_seed
+
+    try:
+        engine = GtpEngine.of(player)
+    except EngineError as e:
+        raise UserError(f"players.{colour}.command: {e}") from None
+    try:
+        komi = engine_komi(player, cfg.rules)
+        engine.new_game(cfg.rules.board_size, komi, engine_seed(cfg.seed, 0))
+    except EngineError as e:
+        raise UserError(f"players.{colour}.command: {engine.name}: {e}") from None
+    finally:
+        engine.close()
+
+
+def _check_katago(cfg: RunConfig, colour: str, player) -> None:
+    from dataclasses import replace
+
+    from sim.katago.engine import FileMissing, KatagoEngine, best_move, move_query
+    from sim.program import EngineError
+
+    first = replace(player, visits=2)  # the fewest that give a move
+    try:
+        queries = [move_query(first, c.rules, []) for c in cfg.komi_configs]
+    except ValueError as e:
+        raise UserError(f"players.{colour}.play_for: {e}") from None
+    try:
+        engine = KatagoEngine(player, cfg.rules.board_size)
+    except FileMissing as e:
+        raise UserError(f"players.{colour}.{e.key}: {e}") from None
+    except EngineError as e:
+        raise UserError(f"players.{colour}.command: {e}") from None
+    try:
+        for k, query in enumerate(queries):
+            qid = f"check:{k}"
+            best_move(qid, engine.ask_alone(qid, query, player.startup_timeout))
+    except EngineError as e:
+        raise UserError(f"players.{colour}.command: {engine.name}: {e}") from None
+    finally:
+        engine.close()
 
 
 def _check_setups(cfg: RunConfig) -> None:

@@ -5,7 +5,7 @@ The run's config comes from its ``manifest.json``; ``sim.run.shard.play_table`` 
 game id, and every column of the stored row (and the stored action sequence, when the run
 recorded this game's moves) is compared with the new result. Since a game depends only on
 (seed, game id), any difference means the engine changed (or the file was altered) since the
-run was written. A game a GTP program played is judged from its stored moves by the rules
+run was written. A game a program (gtp, katago) played is judged from its stored moves by the rules
 alone unless the command line names the program's command (``replay_loaded``).
 """
 
@@ -38,20 +38,21 @@ def replay_loaded(state: RunState, row: dict, stored_actions, commands: dict | N
     ``{"stored": x, "replayed": y}``; the key ``action_list`` (when the run stored this game's
     moves) gives both lengths and the index of the first differing action.
 
-    A game a GTP program played is re-played with the program only when ``commands`` (from
-    ``--engine NAME=COMMAND``) names the command of each program by its name: the command a
-    run folder names is never started. Otherwise its stored moves are judged by the rules
+    A game a program played (gtp, katago) is re-played with the program only when ``commands``
+    (from ``--engine NAME=COMMAND``) names the command of each program by its name: the
+    command a run folder names is never started. Otherwise its stored moves are judged by the rules
     alone (``sim.referee.judge_stored``), and the comparison says so (``engine_rerun``,
     ``note``)."""
     cfg, game_id = state.config, row["game_id"]
     commands = commands or {}
-    gtp = {c: p for c, p in (("black", cfg.black), ("white", cfg.white)) if p.kind == "gtp"}
+    gtp = {c: p for c, p in (("black", cfg.black), ("white", cfg.white)) if p.is_program}
     names = sorted({p.label for p in gtp.values()})
+    kinds = sorted({p.kind for p in gtp.values()}) or ["gtp"]
     for name in commands:
         if name not in names:
             raise UserError(
-                f"--engine {name}=...: {state.run_dir} has no gtp player named {name!r} "
-                f"(its gtp players: {', '.join(names) or 'none'})"
+                f"--engine {name}=...: {state.run_dir} has no {' or '.join(kinds)} player named "
+                f"{name!r} (its {' and '.join(kinds)} players: {', '.join(names) or 'none'})"
             )
     ids = np.array([game_id])
     extra = {}
@@ -90,7 +91,7 @@ def replay_loaded(state: RunState, row: dict, stored_actions, commands: dict | N
 
 
 def _judged(state: RunState, row: dict, actions, names: list[str]):
-    """A GTP game's stored moves judged by the rules alone: (its table row, or None when a
+    """A program's game's stored moves judged by the rules alone: (its table row, or None when a
     stored move is illegal; what the comparison adds)."""
     from sim.referee import judge_stored  # the engine (numba) only to re-play
 
@@ -101,7 +102,7 @@ def _judged(state: RunState, row: dict, actions, names: list[str]):
             f"--engine NAME=COMMAND re-plays it with the program"
         )
     note = (
-        f"the GTP program{'s' * (len(names) > 1)} ({', '.join(names)}) not re-run: the stored "
+        f"the program{'s' * (len(names) > 1)} ({', '.join(names)}) not re-run: the stored "
         f"moves were judged by the rules alone (engine_illegal and an engine_error ending "
         f"taken from the row); --engine NAME=COMMAND re-runs a program"
     )

@@ -1,0 +1,231 @@
+"""Games in which KataGo plays, many at once (docs/katago.md): ``play_katago`` is
+``sim.referee.play_refereed`` for katago players.
+
+A worker keeps up to ``in_flight`` games going; each waits for at most one answer (its next
+move, or its dead stones at a pause), so KataGo always has that many positions to batch. Each
+game is a ``sim.referee.RefereedGame``, judged as a GTP program's is, with a ``NativePlayers``
+of its own while it is played (its random stream and trees are its own), and its queries
+carry the whole game: a game depends on its id, the run's seed and KataGo's answers alone,
+never on the order the answers come in or on how many games are in flight. Games start in
+the order of their ids and the rows come back in that order.
+
+A fault ends one game ``engine_error``: the game whose query it names (an error answer, an
+answer without a move), else the game whose query waited longest (a crash, a hang past
+``move_timeout``, garbage, an id nobody asked: the query KataGo was on when it failed, for an
+engine that answers in order). The process is restarted (``sim.referee.charge``, which stops
+the run after GIVE_UP_AFTER such games in a row) and the other games' waiting queries are sent
+again.
+"""
+
+from __future__ import annotations
+
+import logging
+import select
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from sim.katago.engine import (
+    KatagoEngine,
+    QueryFault,
+    best_move,
+    dead_stones,
+    move_query,
+    shared_katago,
+)
+from sim.native import NativePlayers
+from sim.player import Player
+from sim.program import EngineError
+from sim.referee import RefereedGame, charge, refereed_columns
+from sim.rules import Rules
+from sim.schema import RAW_FIELDS
+
+log = logging.getLogger("jpdsim.katago")
+
+
+@dataclass
+class _Game:
+    """A game in flight: its position in the call, id, judge, and the dead-stone lists named
+    so far at an open pause (Black's first)."""
+
+    j: int
+    game_id: int
+    judge: RefereedGame
+    lists: list
+
+
+@dataclass
+class _Query:
+    """A query waiting: its game, the colour it asks for, whether it asks for dead stones, and
+    the engine it went to."""
+
+    game: _Game
+    colour: int
+    dead: bool
+    engine: KatagoEngine
+
+
+class _Driver:
+    """The games of one call (``play_katago``'s arguments)."""
+
+    def __init__(self, rules, seed, black, white, virtual_rate, n):
+        self.rules, self.seed, self.virtual_rate = rules, seed, virtual_rate
+        self.players = {1: black, 2: white}
+        katago = {c: p for c, p in self.players.items() if p.kind == "katago"}
+        self.engines = {c: shared_katago(p, rules.board_size) for c, p in katago.items()}
+        for engine in self.engines.values():
+            if engine.waiting:  # queries of a call that failed: their answers would be stray
+                engine.restart()
+        self.in_flight = max(p.in_flight for p in katago.values())
+        self.rows = np.zeros((n, len(RAW_FIELDS)), np.int64)
+        self.illegal = np.zeros(n, np.int32)
+        self.moves = [None] * n
+        self.asked: dict[str, _Query] = {}  # qid -> what it waits for, in the order asked
+        self.free: list[NativePlayers] = []  # native players of games that ended
+        self.playing = 0
+
+    def play(self, ids: list[int]) -> None:
+        """Play the games ``ids`` into ``rows``, ``illegal`` and ``moves``."""
+        started = 0
+        while started < len(ids) or self.asked:
+            while self.playing < self.in_flight and started < len(ids):
+                self._start(started, ids[started])
+                started += 1
+            if self.asked:
+                self._wait()
+
+    def _start(self, j: int, game_id: int) -> None:
+        black, white = self.players.values()
+        if self.free:
+            native = self.free.pop()
+        else:
+            native = NativePlayers(self.rules, black, white, self.virtual_rate)
+        game = _Game(j, game_id, RefereedGame(self.rules, native, self.seed, game_id), [])
+        self.playing += 1
+        self._advance(game)
+
+    def _advance(self, game: _Game) -> None:
+        """Play the game on until it waits for KataGo or ends."""
+        judge = game.judge
+        while (wants := judge.wants()) is not None:
+            if wants == "dead":
+                c = len(game.lists) + 1  # whose list comes next
+                if c == 3:
+                    judge.settle(*game.lists, "dead stones")
+                    game.lists = []
+                elif c in self.engines:
+                    return self._ask(game, c, True)
+                else:
+                    game.lists.append(judge.native_dead(c))
+            elif judge.to_move in self.engines:
+                return self._ask(game, judge.to_move, False)
+            else:
+                judge.native_move()
+        self._finish(game, False)
+
+    def _ask(self, game: _Game, c: int, dead: bool) -> None:
+        judge = game.judge
+        qid = f"{game.game_id}:{len(judge.actions)}:{'bw'[c - 1]}{'-dead' * dead}"
+        engine = self.engines[c]
+        self.asked[qid] = _Query(game, c, dead, engine)
+        try:
+            engine.ask(qid, move_query(self.players[c], self.rules, judge.told, dead))
+        except EngineError as e:
+            self._fault(engine, e)
+
+    def _finish(self, game: _Game, error: bool) -> None:
+        judge = game.judge
+        judge.finish(self.rows[game.j], error)
+        self.illegal[game.j] = judge.illegal
+        self.moves[game.j] = np.array(judge.actions, np.int16)
+        self.free.append(judge.native)
+        self.playing -= 1
+        if not error:
+            for engine in self.engines.values():
+                engine.faults_in_a_row = 0
+
+    def _wait(self) -> None:
+        """Take the answers that have come, else wait for more (or a timeout)."""
+        engines = list(dict.fromkeys(self.engines.values()))
+        for engine in engines:
+            generation, took = engine.generation, False
+            try:
+                for qid, answer in engine.answers():
+                    self._answer(qid, answer)
+                    took = True
+                    if engine.generation != generation:  # restarted meanwhile: the rest is gone
+                        break
+            except EngineError as e:
+                return self._fault(engine, e)
+            if took:
+                return
+        waiting = [e for e in engines if e.waiting]
+        late = min(waiting, key=lambda e: e.deadline())
+        left = late.deadline() - time.monotonic()
+        fds = [fd for e in waiting for fd in e.fds()]
+        ready = select.select(fds, [], [], left)[0] if left > 0 else []
+        if not ready:
+            return self._fault(late, EngineError(f"no answer within {late.move_timeout:g} s"))
+        for engine in waiting:
+            mine = [fd for fd in engine.fds() if fd in ready]
+            try:
+                if mine:
+                    engine.pump(mine, "its queries")
+            except EngineError as e:
+                return self._fault(engine, e)
+
+    def _answer(self, qid: str, answer: dict) -> None:
+        """Play KataGo's answer to ``qid`` into its game (QueryFault if it is no answer)."""
+        query = self.asked[qid]
+        judge = query.game.judge
+        try:
+            if query.dead:
+                query.game.lists.append(dead_stones(qid, answer, judge.game.board()))
+            else:
+                judge.engine_move(best_move(qid, answer))
+        except QueryFault:
+            raise
+        except EngineError as e:
+            raise QueryFault(qid, str(e)) from None
+        del self.asked[qid]
+        self._advance(query.game)
+
+    def _fault(self, engine, error: EngineError) -> None:
+        """End the game at fault (``error``'s query, else the oldest waiting) ``engine_error``,
+        restart ``engine`` and ask its other waiting queries again."""
+        qid = error.qid if isinstance(error, QueryFault) else next(iter(engine.waiting), None)
+        if qid is None:  # nothing waits: no game to blame
+            log.warning("%s: %s; the engine is restarted", engine.name, error)
+            return engine.restart()
+        game = self.asked.pop(qid).game
+        reason = f"{engine.name}: {error}"
+        log.warning("game %d: engine error: %s; the engine is restarted", game.game_id, reason)
+        self._finish(game, True)
+        again = [q for q in self.asked.values() if q.engine is engine]
+        self.asked = {k: q for k, q in self.asked.items() if q.engine is not engine}
+        charge(engine, reason)
+        for q in again:
+            self._ask(q.game, q.colour, q.dead)
+
+
+def play_katago(
+    rules: Rules,
+    *,
+    seed,
+    game_ids,
+    black: Player,
+    white: Player,
+    virtual_rate=0.0,
+    setups=(),
+    record_moves=False,
+    arrow=False,
+):
+    """``sim.selfplay.play_batch`` for games in which a katago player plays: the same columns
+    (with ``engine_illegal``) and moves; the games start from the empty board."""
+    if setups:
+        raise ValueError("katago players start from the empty board")
+    ids = np.asarray(game_ids, dtype=np.int64)
+    driver = _Driver(rules, int(seed), black, white, float(virtual_rate), ids.size)
+    driver.play(ids.tolist())
+    return refereed_columns(rules, driver.rows, driver.illegal, driver.moves, record_moves, arrow)

@@ -1,0 +1,237 @@
+"""KataGo's analysis engine as a player's process (``katago analysis``, docs/katago.md): JSON
+queries on stdin, one line each, answers on stdout in any order, matched by ``id``.
+
+One process serves every game of its worker that a katago player plays: ``ask`` sends a
+query (the whole game so far, the rules it plays for, ``maxVisits``), ``answers`` parses the
+lines that have come, in order, and ``deadline`` says when the engine has been silent too long.
+What the protocol does not allow is an ``EngineError``: a ``QueryFault`` when it names a query
+(an error answer for it, an answer without a move), else a fault of the process (not JSON, an
+id nobody asked, an error without an id). KataGo's warnings go to the log, each once.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+import os
+import time
+from pathlib import Path
+
+from sim.katago.rules import query_rules
+from sim.program import EngineError, Program, resolve, shared
+
+log = logging.getLogger("jpdsim.katago")
+_VERSION_ID = "jpdsim:version"
+#: A stone is dead in KataGo's eyes when its point's ownership is at least this much the
+#: opponent's (in -1..1: 70% of the final positions against 30%, the simulator's own rule).
+DEAD_OWNERSHIP = 0.4
+
+
+class QueryFault(EngineError):
+    """A fault of the answer to one query (``qid``)."""
+
+    def __init__(self, qid: str, reason: str):
+        super().__init__(reason)
+        self.qid = qid
+
+
+def analysis_config(board_size: int, threads: int) -> Path:
+    """The analysis config jpdsim writes when a player names none: the board's size for the
+    network's buffers (else a 9x9 query runs on a 19x19 buffer), ``threads`` positions searched
+    at once (the games in flight) by one search thread each, batched together, a cache of
+    2**20 evaluations (the analysis engine's default, 2**23, fills gigabytes in a long run),
+    no random symmetries and no root noise (a search that depends on its position alone) and
+    the answers from Black's side. Written once under the user's cache folder."""
+    text = (
+        f"# written by jpdsim for {board_size}x{board_size} games, {threads} in flight\n"
+        f"maxBoardXSizeForNNBuffer = {board_size}\n"
+        f"maxBoardYSizeForNNBuffer = {board_size}\n"
+        "requireMaxBoardSize = true\n"
+        f"numAnalysisThreads = {threads}\n"
+        "numSearchThreadsPerAnalysisThread = 1\n"
+        f"nnMaxBatchSize = {threads}\n"
+        "nnCacheSizePowerOfTwo = 20\n"
+        "nnRandomize = false\n"
+        "wideRootNoise = 0.0\n"
+        "reportAnalysisWinratesAs = BLACK\n"
+        "logToStderr = false\n"
+    )
+    base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache"))
+    path = base / "jpdsim" / "katago" / f"analysis-{board_size}x{board_size}-{threads}.cfg"
+    if not path.exists() or path.read_text() != text:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_suffix(f".{os.getpid()}.tmp")
+        temporary.write_text(text)
+        temporary.replace(path)
+    return path
+
+
+class FileMissing(EngineError):
+    """A file KataGo needs (``key``: ``model`` or ``config``) is not there."""
+
+    def __init__(self, key: str, name: str):
+        super().__init__(f"no such file: {name}")
+        self.key = key
+
+
+def _check_file(key: str, name: str) -> None:
+    if not os.path.isfile(name):
+        raise FileMissing(key, name)
+
+
+class KatagoEngine(Program):
+    """A running ``katago analysis`` for ``player`` (a ``sim.player.Player`` of kind
+    ``katago``) on ``board_size``; ``waiting``: the ids asked and not yet answered, oldest
+    first (a dict used as an ordered set)."""
+
+    def __init__(self, player, board_size: int):
+        _check_file("model", player.model)
+        if player.config is not None:
+            _check_file("config", player.config)
+        config = player.config or str(analysis_config(board_size, player.in_flight))
+        args = [*resolve(player.command), "analysis", "-model", player.model, "-config", config]
+        super().__init__(args, player.label)
+        self.startup_timeout, self.move_timeout = player.startup_timeout, player.move_timeout
+        self.generation = 0
+        self.warned: set[str] = set()  # the warnings logged (each once)
+        self.start()
+
+    def handshake(self) -> None:
+        """``query_version`` answered within ``startup_timeout`` (the network is loaded);
+        ``generation`` counts the processes started."""
+        self.waiting, self.heard = {}, time.monotonic()
+        self.generation += 1
+        self.write(_line({"id": _VERSION_ID, "action": "query_version"}), "query_version")
+        deadline = time.monotonic() + self.startup_timeout
+        while True:
+            for answer in self._lines():
+                if answer.get("id") == _VERSION_ID and "version" in answer:
+                    log.info("%s: KataGo %s started", self.name, answer["version"])
+                    return
+                raise EngineError(f"answered {json.dumps(answer)[:80]} to query_version")
+            self.read_more(deadline, "query_version")
+
+    def goodbye(self) -> None:
+        """The end of its input: KataGo exits (after the queries it has)."""
+        self.proc.stdin.close()
+
+    def ask(self, qid: str, query: dict) -> None:
+        """Send ``query`` (``move_query``'s) as ``qid``."""
+        if not self.waiting:
+            self.heard = time.monotonic()
+        self.waiting[qid] = None  # before writing: a failed write blames the oldest waiting
+        self.write(_line({"id": qid, **query}), f"query {qid}")
+
+    def ask_alone(self, qid: str, query: dict, timeout: float) -> dict:
+        """Ask ``query`` while nothing else waits and return its answer, waiting up to
+        ``timeout`` seconds (the runner's start-up check)."""
+        self.ask(qid, query)
+        deadline = time.monotonic() + timeout
+        while True:
+            for _, answer in self.answers():
+                return answer
+            self.read_more(deadline, "a first query")
+
+    def deadline(self) -> float:
+        """When the engine has been silent for ``move_timeout`` while queries wait
+        (``time.monotonic``)."""
+        return self.heard + self.move_timeout
+
+    def answers(self):
+        """The answers that have come, in order, as (id, answer), each id leaving ``waiting``
+        as it is yielded (a fault after it leaves the answers before it good). A QueryFault
+        names the query of an error answer; any other fault is an EngineError."""
+        for answer in self._lines():
+            self.heard = time.monotonic()
+            qid = answer.get("id")
+            if "warning" in answer:
+                said = f"{answer.get('field')}: {answer['warning']}"
+                if said not in self.warned:
+                    self.warned.add(said)
+                    log.warning("%s: warning (for %s and maybe more): %s", self.name, qid, said)
+                continue
+            if "error" in answer:
+                if qid in self.waiting:
+                    del self.waiting[qid]
+                    raise QueryFault(qid, f"error answer: {answer['error']}")
+                raise EngineError(f"error answer: {answer['error']}")
+            if qid not in self.waiting:
+                raise EngineError(f"answered an id that waits for nothing: {qid!r}")
+            if answer.get("isDuringSearch"):
+                continue
+            del self.waiting[qid]
+            yield qid, answer
+
+    def _lines(self):
+        """The JSON objects of the complete lines in ``pending``; EngineError at one that is
+        not a JSON object."""
+        *lines, self.pending = self.pending.split(b"\n")
+        for line in lines:
+            if not line.strip():
+                continue
+            try:
+                answer = json.loads(line)
+            except ValueError:
+                answer = None
+            if not isinstance(answer, dict):
+                raise EngineError(f"answered what is not a JSON object: {line[:80]!r}")
+            yield answer
+
+
+def _line(query: dict) -> bytes:
+    return json.dumps(query, separators=(",", ":")).encode() + b"\n"
+
+
+def move_query(player, rules, told, dead=False) -> dict:
+    """The query of ``player``'s next move in a game of ``rules`` whose actions were ``told``
+    ((colour, vertex or ``pass``) each); ``dead``: the query of its dead stones at a pause
+    instead (the position before the two passes, with the ownership estimate)."""
+    katago_rules, komi = query_rules(rules, player.play_for)
+    moves = told[:-2] if dead else told
+    query = {
+        "moves": [["BW"[c - 1], vertex] for c, vertex in moves],
+        "rules": katago_rules,
+        "komi": komi,
+        "boardXSize": rules.board_size,
+        "boardYSize": rules.board_size,
+        "maxVisits": player.visits,
+    }
+    if dead:  # the ownership from Black's side, whatever the config says
+        query["includeOwnership"] = True
+        query["overrideSettings"] = {"reportAnalysisWinratesAs": "BLACK"}
+    return query
+
+
+def best_move(qid: str, answer: dict) -> str:
+    """KataGo's move in ``answer``: the first of its ``moveInfos`` (a vertex or ``pass``)."""
+    infos = answer.get("moveInfos")
+    try:
+        best = min(infos, key=lambda info: info["order"])
+        move = best["move"]
+    except (TypeError, ValueError, KeyError):
+        raise QueryFault(qid, f"answer without a move: {json.dumps(answer)[:80]}") from None
+    if not isinstance(move, str):
+        raise QueryFault(qid, f"answered the move {move!r}")
+    return move
+
+
+def dead_stones(qid: str, answer: dict, board: list[int]) -> list[int]:
+    """The stones (plain points) KataGo's ownership estimate in ``answer`` gives to the
+    opponent by at least DEAD_OWNERSHIP; ``board``: the colour of every point."""
+    ownership = answer.get("ownership")
+    if not (isinstance(ownership, list) and len(ownership) == len(board)):
+        raise QueryFault(qid, f"answer without the ownership of {len(board)} points")
+    try:
+        black = [float(v) for v in ownership]
+    except (TypeError, ValueError):
+        raise QueryFault(qid, "ownership: not a list of numbers") from None
+    sign = {1: 1.0, 2: -1.0}
+    return [p for p, c in enumerate(board) if c and sign[c] * black[p] <= -DEAD_OWNERSHIP]
+
+
+def shared_katago(player, board_size: int) -> KatagoEngine:
+    """This process's KataGo for ``player`` on ``board_size``: started once, reused; players
+    that differ only in what they ask (visits, play_for) share it."""
+    key = ("katago", dataclasses.replace(player, visits=2, play_for="jpd_a"), board_size)
+    return shared(key, lambda: KatagoEngine(player, board_size))

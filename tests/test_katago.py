@@ -1,0 +1,426 @@
+"""KataGo as a player (``sim.katago``): games many at a time against a fake analysis engine
+(tests/data/fake_katago.py) that speaks the protocol and misbehaves on request, judged under
+the rules like a GTP program's (every stored game replayed by the pure-Python reference); the
+rules KataGo is asked to play for; and, where ``JPD_KATAGO`` names a KataGo binary and a
+network, games against the real engine."""
+
+import json
+import os
+import shlex
+import signal
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sim.cli import main as cli
+from sim.coords import AGREE
+from sim.katago.driver import play_katago
+from sim.katago.rules import query_rules
+from sim.player import Player, PlayerError
+from sim.rules import Rules
+from tests import faults
+from tests.test_referee import assert_rows_replay, gone, pids
+
+FAKE = Path(__file__).parent / "data" / "fake_katago.py"
+
+
+@pytest.fixture
+def model(tmp_path) -> Path:
+    """A network file (the fake only checks that it is there)."""
+    path = tmp_path / "net.bin.gz"
+    path.write_bytes(b"not a network")
+    return path
+
+
+def fake_command(*args) -> list[str]:
+    return [sys.executable, str(FAKE), *map(str, args)]
+
+
+def fake(model, *args, **options) -> Player:
+    return Player("katago", command=fake_command(*args), model=str(model), **options)
+
+
+def play(black, white, rules=None, games=4, seed=3):
+    """``games`` games of ``black`` against ``white``, moves stored."""
+    return play_katago(
+        rules or Rules(5),
+        seed=seed,
+        game_ids=np.arange(games),
+        black=black,
+        white=white,
+        record_moves=True,
+    )
+
+
+def same(a, b) -> bool:
+    """Whether two results of ``play_katago`` have the same rows and moves."""
+    (cols_a, moves_a), (cols_b, moves_b) = a, b
+    return [m.tolist() for m in moves_a] == [m.tolist() for m in moves_b] and all(
+        pd.Series(cols_a[k]).equals(pd.Series(cols_b[k])) for k in cols_a
+    )
+
+
+def test_katago_games_are_judged_under_the_rules(model, caplog):
+    """The fake engine (its first empty point that is not its own eye, else pass; it knows no
+    ko) against the random player: every game ends by a pause, every move stored is legal and
+    every row is the outcome of its moves; KataGo's pass followed by a move is converted into
+    a virtual move, as the rules do; its warnings are logged once."""
+    rules = Rules(5)
+    cols, moves = play(fake(model, "play", "--warn"), Player("random"), rules, games=6)
+    assert list(cols["ending"]) == ["pause"] * 6
+    assert_rows_replay(rules, cols, moves)
+    assert any(cols["converted_passes"] > 0)
+    warned = [r.getMessage() for r in caplog.records if "fake warning" in r.getMessage()]
+    assert warned == ["python: warning (for 0:0:b and maybe more): x: fake warning"]
+
+
+def test_rows_do_not_depend_on_the_games_in_flight(model):
+    """One game at a time, three, or six answered out of order (the fake answers the queries
+    that come together in reverse): the same rows and moves, katago against random, against
+    the tree search (its trees and random stream are each game's own) and against katago (one
+    process for both colours)."""
+    white = Player("random")
+    one = play(fake(model, "play", in_flight=1), white, games=6)
+    for options in (("play",), ("play", "--reverse")):
+        for k in (3, 6):
+            assert same(play(fake(model, *options, in_flight=k), white, games=6), one)
+    both = play(fake(model, "play", in_flight=1), fake(model, "play", in_flight=1))
+    again = play(fake(model, "play", "--reverse", in_flight=4), fake(model, "play", in_flight=4))
+    assert same(both, again)
+    search, agree = Player("mcts", visits=16), Rules(5, dead_stones="agree")  # a tree per game
+    one = play(search, fake(model, "play", in_flight=1), agree, games=5)
+    assert same(play(search, fake(model, "play", "--reverse", in_flight=5), agree, games=5), one)
+
+
+def test_the_rules_and_komi_of_each_query(model, tmp_path):
+    """Each query carries the rules its player plays for and the komi of its game: a komi
+    sweep tells each game its own komi (A版: the button, half a point more komi)."""
+    log = tmp_path / "queries"
+    config = tmp_path / "k.toml"
+    command = json.dumps(fake_command("play", "--log", log))
+    config.write_text(
+        f"board_size = 5\ngames = 4\nrules = 'japanese'\n"
+        f"komi_sweep = {{ ruleset = 'jpd_a', values = [5.5, 7.5] }}\n"
+        f"[players.black]\nkind = 'katago'\ncommand = {command}\nmodel = '{model}'\n"
+    )
+    assert cli(["run", str(config), "--out", str(tmp_path / "run"), "--no-progress"]) == 0
+    seen = {}
+    for line in log.read_text().splitlines():
+        qid, komi, rules = line.split(" ", 2)
+        if not qid.startswith("check"):
+            seen.setdefault(int(qid.split(":")[0]), set()).add((float(komi), rules))
+    expected = json.dumps(query_rules(Rules.preset("japanese", 5), "jpd_a")[0])
+    assert seen == {g: {(6.0 if g % 2 == 0 else 8.0, expected)} for g in range(4)}
+    assert json.loads(expected)["ko"] == "SIMPLE" and json.loads(expected)["hasButton"]
+
+
+def test_rules_mapping():
+    """What each ruleset and repetition rule asks KataGo to play for (docs/rules.md §14); a
+    komi KataGo cannot take is a ValueError naming it."""
+    rules = Rules(9)
+    assert query_rules(rules, "jpd_b") == (
+        {
+            "ko": "POSITIONAL",
+            "scoring": "AREA",
+            "tax": "NONE",
+            "suicide": True,
+            "hasButton": False,
+            "whiteHandicapBonus": "0",
+            "friendlyPassOk": False,
+        },
+        7.5,
+    )
+    katago, komi = query_rules(rules, "jpd_a")
+    assert katago["hasButton"] and komi == 7.0
+    katago, komi = query_rules(Rules.preset("japanese", 9), "japanese")
+    assert (katago["scoring"], katago["tax"], katago["ko"], katago["suicide"], komi) == (
+        "TERRITORY",
+        "SEKI",
+        "SIMPLE",
+        False,
+        6.5,
+    )
+    assert query_rules(Rules.preset("new_zealand", 9), "chinese")[0]["ko"] == "SITUATIONAL"
+    with pytest.raises(ValueError, match="whole or half komi.*jpd_b.*6.25"):
+        query_rules(rules.with_(komi={**rules.komi, "jpd_b": 6.25}), "jpd_b")
+
+
+@pytest.mark.parametrize(
+    "mode, words",
+    [
+        ("crash", "exited"),
+        ("hang", "no answer within 1 s"),
+        ("garbage", "not a JSON object"),
+        ("wrongid", "an id that waits for nothing"),
+        ("error", "error answer: fake error"),
+        ("nomove", "answer without a move"),
+    ],
+)
+def test_a_fault_ends_one_game_and_restarts_the_engine(mode, words, model, tmp_path, caplog):
+    """A crash, a hang past move_timeout, garbage, an answer under an id nobody asked, an error
+    answer or an answer without a move, at game 2's fourth move while other games wait: game 2
+    ends ``engine_error`` (no winner, the reason in the log), a fresh process plays on, and
+    every other game is the game of a run without the fault."""
+    log = tmp_path / "pids"
+    clean = play(fake(model, "play", in_flight=3), Player("random"), games=5)
+    black = fake(model, mode, "--at", "2:6", "--pids", log, in_flight=3, move_timeout=1)
+    cols, moves = play(black, Player("random"), games=5)
+    assert list(cols["ending"]) == ["pause"] * 2 + ["engine_error"] + ["pause"] * 2
+    assert cols["winner_jpd_a"][2] is None and len(moves[2]) == 6
+    for j in (0, 1, 3, 4):
+        assert moves[j].tolist() == clean[1][j].tolist()
+    errors = [r.getMessage() for r in caplog.records if "engine error" in r.getMessage()]
+    assert len(errors) == 1 and errors[0].startswith("game 2: engine error:"), errors
+    assert words in errors[0], errors
+    started = pids(log)
+    assert len(started) == 2 and gone(started[0])
+    assert_rows_replay(Rules(5), cols, moves)
+
+
+def test_a_forbidden_move_is_a_pass(model):
+    """KataGo's move on a point that is taken: counted in engine_illegal, played as a pass;
+    the game goes on to its end."""
+    cols, moves = play(fake(model, "occupied"), Player("random"), games=3)
+    assert list(cols["ending"]) == ["pause"] * 3
+    assert all(cols["engine_illegal"] > 0)
+    assert_rows_replay(Rules(5), cols, moves)
+
+
+def test_katago_names_dead_stones_from_its_ownership(model):
+    """dead_stones = "agree", KataGo on both sides, its ownership estimate giving every point
+    to Black: both name every White stone, the lists agree and the stones are removed."""
+    rules = Rules(5, dead_stones="agree")
+    cols, moves = play(fake(model, "blackowns"), fake(model, "blackowns"), rules, games=2)
+    assert_rows_replay(rules, cols, moves)
+    for j, actions in enumerate(moves):
+        actions = actions.tolist()
+        assert AGREE in actions and cols["dead_w"][j] > 0 and cols["dead_b"][j] == 0
+        assert len(actions) - 1 - actions.index(AGREE) == cols["dead_w"][j]
+
+
+def config(path: Path, model, black: list, white="kind = 'random'", games=6, extra="") -> Path:
+    path.write_text(
+        f"board_size = 5\ngames = {games}\nshard_size = 2\nseed = 7\n{extra}"
+        f"[players.black]\nkind = 'katago'\nname = 'kata'\ncommand = {json.dumps(black)}\n"
+        f"model = '{model}'\nin_flight = 2\n[players.white]\n{white}\n"
+    )
+    return path
+
+
+def run(config_file: Path, out: Path, *options) -> int:
+    return cli(["run", str(config_file), "--out", str(out), "--no-progress", *options])
+
+
+def test_run_with_katago(model, tmp_path, capsys):
+    """`jpdsim run`: the same rows with 1 and 2 workers, katago against random and against
+    katago; every move stored; replay --run judges a stored game by the rules alone, and
+    --engine re-plays it with the fake; SGF export; the manifest says what cannot be
+    reproduced."""
+    kata = f"kind = 'katago'\ncommand = {json.dumps(fake_command('play'))}\nmodel = '{model}'"
+    for white in (kata, "kind = 'random'"):
+        c = config(tmp_path / "c.toml", model, fake_command("play"), white=white)
+        out1, out2 = tmp_path / f"one{len(white)}", tmp_path / f"two{len(white)}"
+        assert run(c, out1, "--workers", "1") == 0 and run(c, out2, "--workers", "2") == 0
+        assert faults.digest(out1) == faults.digest(out2)
+    games = pd.read_parquet(out1 / "games")  # katago against random
+    assert set(games["ending"]) == {"pause"} and games["player_b"][0].startswith(
+        "katago(name=kata,command="
+    )
+    assert "in_flight" not in games["player_b"][0]
+    assert len(pd.read_parquet(out1 / "moves")) == 6
+    manifest = json.loads((out1 / "manifest.json").read_text())
+    assert "takes no seed" in manifest["reproducibility"]
+    capsys.readouterr()
+    assert cli(["replay", "--run", str(out1), "--game", "3"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert (
+        result["matches"]
+        and result["engine_rerun"] is False
+        and "(kata) not re-run" in (result["note"])
+    )
+    engine = f"kata={shlex.join(fake_command('play'))}"
+    assert cli(["replay", "--run", str(out1), "--game", "3", "--engine", engine]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["matches"] and result["engine_rerun"] is True
+    assert cli(["sgf", str(out1), "1"]) == 0
+    assert "PB[katago(name=kata" in capsys.readouterr().out
+
+
+def shards(out: Path) -> list[Path]:
+    """The game shards written in a run folder."""
+    return list((out / "games").glob("part-*.parquet")) if (out / "games").exists() else []
+
+
+def test_a_killed_run_resumes_to_the_rows_of_an_uninterrupted_one(model, tmp_path):
+    """SIGKILL to a run while KataGo plays (after its first shard), then --resume: the rows of a
+    run that was never stopped; no fake engine outlives it."""
+    log = tmp_path / "pids"
+    c = config(tmp_path / "c.toml", model, fake_command("play", "--slow", 0.02, "--pids", log))
+    whole = tmp_path / "whole"
+    assert run(c, whole, "--workers", "1") == 0
+    out = tmp_path / "out"
+    proc = faults.command("run", str(c), "--out", str(out), "--workers", "1", "--no-progress")
+    deadline = time.monotonic() + 120
+    while not shards(out):
+        assert time.monotonic() < deadline and proc.poll() is None, proc.stderr.read()
+        time.sleep(0.05)
+    status, _ = faults.signal_at(proc, 0, signal.SIGKILL)
+    assert status == -signal.SIGKILL and len(shards(out)) < 3
+    assert run(c, out, "--resume") == 0
+    assert faults.digest(out) == faults.digest(whole)
+    assert all(gone(pid) for pid in pids(log))
+
+
+def test_no_katago_outlives_a_run(model, tmp_path):
+    """A KataGo that ignores the end of its input and SIGTERM: a finished run ends it (the
+    start-up check's process and the workers'), by SIGKILL to its process group."""
+    log = tmp_path / "pids"
+    c = config(tmp_path / "c.toml", model, fake_command("play", "--pids", log, "--stubborn"))
+    assert run(c, tmp_path / "run", "--workers", "2") == 0
+    assert len(pids(log)) == 3 and all(gone(pid) for pid in pids(log))
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_during_a_long_query_leaves_no_katago(signum, model, tmp_path):
+    """Ctrl-C (or SIGTERM) while KataGo thinks: the run stops with its status and KataGo
+    (which ignores SIGTERM) is killed with its worker."""
+    log, queries = tmp_path / "pids", tmp_path / "queries"
+    command = fake_command("hang", "--at", "0:0", "--pids", log, "--log", queries, "--stubborn")
+    c = config(tmp_path / "c.toml", model, command, extra="")
+    c.write_text(c.read_text().replace("in_flight = 2", "in_flight = 2\nmove_timeout = 3600"))
+    proc = faults.command("run", str(c), "--out", str(tmp_path / "run"), "--workers", "1")
+    deadline = time.monotonic() + 300
+    while "0:0:b" not in (queries.read_text() if queries.exists() else ""):
+        assert time.monotonic() < deadline and proc.poll() is None, proc.stderr.read()
+        time.sleep(0.1)
+    status, err = faults.signal_at(proc, 0, signum)
+    assert status == 128 + signum, err
+    assert all(gone(pid) for pid in pids(log))
+
+
+def test_a_run_whose_games_keep_ending_engine_error_stops(model, tmp_path, capsys):
+    """An engine that answers every game's second query with an error (its start-up check
+    passes): after GIVE_UP_AFTER games in a row end engine_error the run stops, one line says
+    why, exit 2, the manifest says stopped."""
+    from sim.referee import GIVE_UP_AFTER
+
+    c = config(tmp_path / "c.toml", model, fake_command("error", "--at", ":2"), games=40)
+    out = tmp_path / "run"
+    assert run(c, out, "--workers", "1") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1, err
+    assert f"kata: {GIVE_UP_AFTER} games in a row ended engine_error" in err
+    assert "error answer: fake error" in err and "--resume" in err
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["status"] == "stopped" and "engine_error" in manifest["stopped_because"]
+
+
+@pytest.mark.parametrize(
+    "change, said",
+    [
+        ({"model": "/no/such/net.gz"}, "players.black.model: no such file: /no/such/net.gz"),
+        ({"config": "/no/such.cfg"}, "players.black.config: no such file: /no/such.cfg"),
+        ({"command": ["no-such-katago"]}, "players.black.command: program 'no-such-katago' not"),
+        ({"fail": "cannot load model"}, "its stderr: cannot load model"),
+        ({"komi": 6.25}, "players.black.play_for: KataGo takes a whole or half komi"),
+    ],
+)
+def test_a_katago_that_cannot_start_is_one_line_before_any_game(
+    change, said, model, tmp_path, capsys
+):
+    """A missing network, config or binary, a KataGo that fails to start (what it wrote on
+    stderr shown), a komi it cannot take: one line naming the key, exit 2, no run folder."""
+    fail = ["--fail", change["fail"]] if "fail" in change else []
+    command = change.get("command") or fake_command("play", *fail)
+    extra = f"[komi]\njpd_a = {change['komi']}\n" if "komi" in change else ""
+    c = config(tmp_path / "c.toml", change.get("model", model), command, extra=extra)
+    if "config" in change:
+        c.write_text(c.read_text().replace("in_flight = 2", f"config = '{change['config']}'"))
+    out = tmp_path / "run"
+    assert run(c, out) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and said in err, err
+    assert not out.exists()
+
+
+def test_katago_parameters():
+    """The katago player's keys: validated in one line naming the key; in_flight and the
+    timeouts kept out of its name (rows do not change with them)."""
+    kata = Player("katago", command="katago", model="net.bin.gz", in_flight=64, move_timeout=5)
+    assert kata.name == Player("katago", command="katago", model="net.bin.gz").name
+    assert kata.name == (
+        "katago(name=katago,command=katago,model=net.bin.gz,visits=1000,play_for=jpd_a)"
+    )
+    for kwargs, message in [
+        ({"model": ""}, "model: a katago player needs the network file"),
+        ({"command": ""}, "command: a katago player needs the command"),
+        ({"in_flight": 0}, "in_flight: must be in 1..4,096"),
+        ({"config": 3}, "config: must be a file name"),
+        ({"move_timeout": 0}, "move_timeout: must be in 0.1..3,600"),
+        ({"visits": 1}, "visits: must be at least 2 for katago"),
+    ]:
+        with pytest.raises(PlayerError, match=message):
+            Player("katago", **{"command": "katago", "model": "m", **kwargs})
+    with pytest.raises(PlayerError, match="model: unknown for kind 'gtp'"):
+        Player.from_table({"kind": "gtp", "command": "gnugo", "model": "m"})
+
+
+def test_the_trees_of_the_games_in_flight_count_for_memory(model):
+    """A searching player against KataGo keeps a tree per game in flight: the runner's memory
+    check counts them (a tree of 10,000 visits on 19x19 takes about 0.7 GB: 4096 of them are
+    more than any machine has)."""
+    from sim.config import RunConfig
+    from sim.errors import UserError
+    from sim.run.runner import check_workers
+
+    search = Player("mcts", visits=10_000)
+    kata = Player("katago", command="katago", model=str(model), in_flight=4096)
+    check_workers([RunConfig("a", 4, Rules(19), black=search)], 1)
+    with pytest.raises(UserError, match="option --workers: 1 workers need about 2,[0-9,.]+ GiB"):
+        check_workers([RunConfig("a", 4, Rules(19), black=search, white=kata)], 1)
+
+
+def test_a_gtp_player_cannot_play_katago(tmp_path, model):
+    from sim.config import load_config
+    from sim.errors import UserError
+
+    c = config(tmp_path / "c.toml", model, ["katago"], white="kind = 'gtp'\ncommand = 'gnugo'")
+    with pytest.raises(UserError, match="key 'players': a gtp player cannot play a katago"):
+        load_config(c)
+
+
+# -- the real KataGo -----------------------------------------------------------------------
+
+
+def _real() -> tuple[list[str], str]:
+    """``JPD_KATAGO`` = "BINARY NETWORK" (a KataGo and a network file); skipped without it."""
+    named = shlex.split(os.environ.get("JPD_KATAGO", ""))
+    if len(named) != 2:
+        pytest.skip('JPD_KATAGO="KATAGO_BINARY NETWORK_FILE" runs the tests with a real KataGo')
+    return [named[0]], named[1]
+
+
+def test_real_katago_plays_legal_games_under_the_rules():
+    """The real KataGo (few visits) against the pattern player on 9x9 and against itself on
+    7x7: games end, every move is legal here, every row is the outcome of its moves."""
+    command, network = _real()
+    kata = Player("katago", command=command, model=network, visits=8, in_flight=4)
+    for rules, white in ((Rules(9), Player("pattern")), (Rules(7, dead_stones="agree"), kata)):
+        cols, moves = play(kata, white, rules, games=4)
+        assert set(cols["ending"]) <= {"pause", "four_virtual", "resign"}, cols["ending"]
+        assert_rows_replay(rules, cols, moves)
+
+
+def test_real_katago_run_checks_its_setup(tmp_path, capsys):
+    """`jpdsim run` with the real KataGo: its start-up check passes; a komi it cannot take is
+    one line before any game."""
+    command, network = _real()
+    kata = f"kind = 'katago'\ncommand = {json.dumps(command)}\nmodel = '{network}'\nvisits = 4"
+    c = tmp_path / "c.toml"
+    c.write_text(f"board_size = 9\ngames = 2\n[players.black]\n{kata}\n[players.white]\n{kata}\n")
+    assert run(c, tmp_path / "run") == 0
+    assert set(pd.read_parquet(tmp_path / "run" / "games")["ending"]) <= {"pause", "four_virtual"}
