@@ -151,7 +151,7 @@ def test_a_gtp_game_without_stored_moves_is_refused(tmp_path):
     white = Player("gtp", command=[sys.executable, str(FAKE_GTP), "pass"])
     cfg = RunConfig(name="gtp", games=2, rules=Rules(5), white=white, record_moves="none")
     assert runner.run(cfg, tmp_path / "run", workers=1).state.complete
-    with pytest.raises(UserError, match="game 1 has no stored moves, and a GTP program played"):
+    with pytest.raises(UserError, match="game 1 has no stored moves, and a program played it"):
         sgf.stored_game_sgf(tmp_path / "run", 1)
 
 
