@@ -75,7 +75,8 @@ def test_katago_games_are_judged_under_the_rules(model, caplog):
     assert_rows_replay(rules, cols, moves)
     assert any(cols["converted_passes"] > 0)
     warned = [r.getMessage() for r in caplog.records if "fake warning" in r.getMessage()]
-    assert warned == ["python: warning (for 0:0:b and maybe more): x: fake warning"]
+    name = Path(sys.executable).name  # the program's name: its file's (python, python3...)
+    assert warned == [f"{name}: warning (for 0:0:b and maybe more): x: fake warning"]
 
 
 def test_rows_do_not_depend_on_the_games_in_flight(model):
