@@ -123,16 +123,20 @@ def _worker_main(conn, run_dir: str, cfg_dict: dict, parent_pid: int) -> None:
 def _sigint_ignored():
     """Start processes that ignore SIGINT from their first instruction: an ignored signal stays
     ignored across exec, and Python then installs no KeyboardInterrupt handler, so a Ctrl-C
-    while a worker imports prints nothing there (the parent decides what Ctrl-C does; one in
-    the few milliseconds of a start is lost)."""
+    while a worker imports prints nothing there (the parent decides what Ctrl-C does). SIGINT
+    is blocked here meanwhile, so a Ctrl-C during a start waits instead of being lost (Linux
+    keeps a blocked signal pending even while it is ignored) and reaches the parent's handler
+    once it is back."""
     if not in_main_thread():
         yield
         return
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         yield
     finally:
         signal.signal(signal.SIGINT, handler)
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
 
 def in_main_thread() -> bool:
