@@ -148,17 +148,16 @@ def _add_sgf(sub):
     p.add_argument("--out", type=_path, metavar="FILE", help="output file (default: stdout)")
 
 
+def _add_run_dirs(p, help: str) -> None:
+    """The run folders an analysis command reads (``args.run_dirs``)."""
+    p.add_argument("run_dirs", nargs="+", type=_path, metavar="RUN_DIR", help=help)
+
+
 def _add_report(sub):
     p = sub.add_parser(
         "report", help="run the analysis notebooks on runs and write one HTML report"
     )
-    p.add_argument(
-        "run_dirs",
-        nargs="+",
-        type=_path,
-        metavar="RUN_DIR",
-        help="a run folder, or a `jpdsim stress` folder (its runs)",
-    )
+    _add_run_dirs(p, "a run folder, or a `jpdsim stress` folder (its runs)")
     p.add_argument(
         "--out", type=_path, metavar="FILE", help="HTML file (default RUN_DIR/report.html)"
     )
@@ -173,13 +172,7 @@ def _add_komi(sub):
     p = sub.add_parser(
         "komi", help="the fair komi of runs, fitted across the komis their games were played at"
     )
-    p.add_argument(
-        "run_dirs",
-        nargs="+",
-        type=_path,
-        metavar="RUN_DIR",
-        help="a run folder (a komi sweep), or runs played at different komis",
-    )
+    _add_run_dirs(p, "a run folder (a komi sweep), or runs played at different komis")
 
 
 def _add_gtp(sub):

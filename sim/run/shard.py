@@ -48,9 +48,12 @@ def play_table(cfg: RunConfig, game_ids: np.ndarray, record_moves: bool, players
         tables.append(games_table(group, ids[rows], columns))
         moves += m or []
         positions.append(rows)
+    if len(tables) == 1:  # no sweep, or one komi among these games: already in order
+        return tables[0], (moves if record_moves else None)
     order = np.argsort(np.concatenate(positions), kind="stable")
-    table = tables[0] if len(tables) == 1 else pa.concat_tables(tables).take(order)
-    return table, ([moves[i] for i in order] if record_moves else None)
+    return pa.concat_tables(tables).take(order), (
+        [moves[i] for i in order] if record_moves else None
+    )
 
 
 def _stand_in(player: Player) -> Player:
