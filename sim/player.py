@@ -39,6 +39,10 @@ komi_to_engine  the komi the engine is told                    the komi of
 *katago* (docs/katago.md; ``visits`` as for mcts, at least 2: its maxVisits)
 model           the network file KataGo plays with             required
 config          KataGo's analysis config file                  one jpdsim writes
+sample_moves    its moves among the game's first N actions are   0
+                drawn in proportion to the visits of KataGo's
+                root moves (from the game's random stream:
+                varied, reproducible openings), 0..1000
 in_flight       games a worker keeps going at once, 1..4096    16
 move_timeout    seconds KataGo may go without an answer while  60
                 queries wait, 0.1..3600
@@ -101,6 +105,7 @@ class Player:
     threat_rate: float = 0.5
     model: str = ""
     config: str | None = None
+    sample_moves: int = 0
     in_flight: int = 16
     move_timeout: float = 60.0
 
@@ -133,6 +138,7 @@ class Player:
         if self.is_program and not self.label:
             object.__setattr__(self, "label", os.path.basename(self.command[0]))
         _number("in_flight", self.in_flight, 1, MAX_IN_FLIGHT, integer=True)
+        _number("sample_moves", self.sample_moves, 0, 1000, integer=True)
         for key in ("model", "config"):
             value = getattr(self, key)
             if not (isinstance(value, str) or (key == "config" and value is None)):

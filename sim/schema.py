@@ -77,6 +77,7 @@ PLAYER_TABLE = {
             "config",
             "visits",
             "play_for",
+            "sample_moves",
             "in_flight",
             "move_timeout",
             "startup_timeout",

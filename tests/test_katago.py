@@ -17,8 +17,9 @@ import pandas as pd
 import pytest
 
 from sim.cli import main as cli
-from sim.coords import AGREE
+from sim.coords import AGREE, format_action
 from sim.katago.driver import play_katago
+from sim.katago.engine import QueryFault, best_move
 from sim.katago.rules import query_rules
 from sim.player import Player, PlayerError
 from sim.rules import Rules
@@ -95,6 +96,52 @@ def test_rows_do_not_depend_on_the_games_in_flight(model):
     search, agree = Player("mcts", visits=16), Rules(5, dead_stones="agree")  # a tree per game
     one = play(search, fake(model, "play", in_flight=1), agree, games=5)
     assert same(play(search, fake(model, "play", "--reverse", in_flight=5), agree, games=5), one)
+
+
+def test_sampled_openings_are_varied_and_reproducible(model):
+    """KataGo (the fake: one position, one answer) against itself plays one game over and
+    over; with ``sample_moves`` its moves among the first actions are drawn in proportion to
+    the visits of its root moves from each game's own random stream: the openings differ, the
+    games after them follow its best moves, and the rows depend only on (seed, game id), not on
+    the games in flight or the order of the answers."""
+    rules = Rules(5)
+    plain = fake(model, "play")
+    cols, moves = play(plain, plain, rules, games=6)
+    assert len({tuple(m.tolist()) for m in moves}) == 1
+    sampled = fake(model, "play", sample_moves=4)
+    cols, moves = play(sampled, sampled, rules, games=24)
+    assert_rows_replay(rules, cols, moves)
+    openings = [tuple(m[:4].tolist()) for m in moves]
+    first = [format_action(o[0], 5) for o in openings]  # the fake's three, visits 4:2:1
+    assert set(first) == {"A5", "B5", "C5"} and first.count("A5") > first.count("C5")
+    assert 4 < len(set(openings)) < 24
+    after = {}  # an opening -> the game it leads to: the same, once the draws stop
+    assert all(after.setdefault(o, m.tolist()) == m.tolist() for o, m in zip(openings, moves))
+    reversed_ = fake(model, "play", "--reverse", sample_moves=4, in_flight=7)
+    assert same(play(reversed_, reversed_, rules, games=24), (cols, moves))
+    assert not same(play(sampled, sampled, rules, games=24, seed=4), (cols, moves))
+
+
+def test_a_sampled_move_is_drawn_in_proportion_to_its_visits():
+    """``best_move``: the first move by ``order`` whatever the list's order; with a draw, the
+    move whose stretch of the visits laid end to end holds it; bad visits are a QueryFault."""
+    infos = [
+        {"move": "C3", "order": 2, "visits": 1},
+        {"move": "A1", "order": 0, "visits": 4},
+        {"move": "B2", "order": 1, "visits": 3},
+    ]
+    answer = {"moveInfos": infos}
+    assert best_move("q", answer) == "A1"
+    assert [best_move("q", answer, d) for d in (0.0, 0.49, 0.5, 0.87, 0.875, 0.999)] == [
+        "A1",
+        "A1",
+        "B2",
+        "B2",
+        "C3",
+        "C3",
+    ]
+    with pytest.raises(QueryFault, match="answer without a move"):
+        best_move("q", {"moveInfos": [{"move": "A1", "order": 0, "visits": -1}]}, 0.5)
 
 
 def test_the_rules_and_komi_of_each_query(model, tmp_path):
@@ -354,7 +401,8 @@ def test_katago_parameters():
     kata = Player("katago", command="katago", model="net.bin.gz", in_flight=64, move_timeout=5)
     assert kata.name == Player("katago", command="katago", model="net.bin.gz").name
     assert kata.name == (
-        "katago(name=katago,command=katago,model=net.bin.gz,visits=1000,play_for=jpd_a)"
+        "katago(name=katago,command=katago,model=net.bin.gz,visits=1000,play_for=jpd_a,"
+        "sample_moves=0)"
     )
     for kwargs, message in [
         ({"model": ""}, "model: a katago player needs the network file"),
@@ -363,6 +411,8 @@ def test_katago_parameters():
         ({"config": 3}, "config: must be a file name"),
         ({"move_timeout": 0}, "move_timeout: must be in 0.1..3,600"),
         ({"visits": 1}, "visits: must be at least 2 for katago"),
+        ({"sample_moves": -1}, "sample_moves: must be in 0..1,000"),
+        ({"sample_moves": 1.5}, "sample_moves: must be an integer"),
     ]:
         with pytest.raises(PlayerError, match=message):
             Player("katago", **{"command": "katago", "model": "m", **kwargs})

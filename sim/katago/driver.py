@@ -5,9 +5,11 @@ A worker keeps up to ``in_flight`` games going; each waits for at most one answe
 move, or its dead stones at a pause), so KataGo always has that many positions to batch. Each
 game is a ``sim.referee.RefereedGame``, judged as a GTP program's is, with a ``NativePlayers``
 of its own while it is played (its random stream and trees are its own), and its queries
-carry the whole game: a game depends on its id, the run's seed and KataGo's answers alone,
-never on the order the answers come in or on how many games are in flight. Games start in
-the order of their ids and the rows come back in that order.
+carry the whole game. A player with ``sample_moves`` draws its moves among the game's first
+actions from the visits KataGo gives each root move, with a random stream of the game's own
+(from the run's seed and the game's id): a game depends on its id, the run's seed and
+KataGo's answers alone, never on the order the answers come in or on how many games are in
+flight. Games start in the order of their ids and the rows come back in that order.
 
 A fault ends one game ``engine_error``: the game whose query it names (an error answer, an
 answer without a move), else the game whose query waited longest (a crash, a hang past
@@ -26,6 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from sim.gtp.engine import engine_seed
 from sim.katago.engine import (
     KatagoEngine,
     QueryFault,
@@ -46,13 +49,15 @@ log = logging.getLogger("jpdsim.katago")
 
 @dataclass
 class _Game:
-    """A game in flight: its position in the call, id, judge, and the dead-stone lists named
-    so far at an open pause (Black's first)."""
+    """A game in flight: its position in the call, id, judge, the dead-stone lists named so
+    far at an open pause (Black's first), and the random stream of KataGo's sampled moves
+    (from the run's seed and the game's id)."""
 
     j: int
     game_id: int
     judge: RefereedGame
     lists: list
+    draws: np.random.Generator
 
 
 @dataclass
@@ -101,7 +106,8 @@ class _Driver:
             native = self.free.pop()
         else:
             native = NativePlayers(self.rules, black, white, self.virtual_rate)
-        game = _Game(j, game_id, RefereedGame(self.rules, native, self.seed, game_id), [])
+        judge = RefereedGame(self.rules, native, self.seed, game_id)
+        game = _Game(j, game_id, judge, [], np.random.default_rng(engine_seed(self.seed, game_id)))
         self.playing += 1
         self._advance(game)
 
@@ -183,7 +189,10 @@ class _Driver:
             if query.dead:
                 query.game.lists.append(dead_stones(qid, answer, judge.game.board()))
             else:
-                judge.engine_move(best_move(qid, answer))
+                sampled = len(judge.actions) < self.players[query.colour].sample_moves
+                judge.engine_move(
+                    best_move(qid, answer, query.game.draws.random() if sampled else None)
+                )
         except QueryFault:
             raise
         except EngineError as e:

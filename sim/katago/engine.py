@@ -203,13 +203,26 @@ def move_query(player, rules, told, dead=False) -> dict:
     return query
 
 
-def best_move(qid: str, answer: dict) -> str:
-    """KataGo's move in ``answer``: the first of its ``moveInfos`` (a vertex or ``pass``)."""
+def best_move(qid: str, answer: dict, draw: float | None = None) -> str:
+    """KataGo's move in ``answer`` (a vertex or ``pass``): the first of its ``moveInfos``; with
+    ``draw`` (a number in [0, 1)) the one it picks when they are laid end to end in their
+    order, each as long as its visits (a move drawn in proportion to its visits)."""
     infos = answer.get("moveInfos")
     try:
-        best = min(infos, key=lambda info: info["order"])
+        infos = sorted(infos, key=lambda info: info["order"])
+        best = infos[0]
+        if draw is not None:
+            visits = [float(info["visits"]) for info in infos]
+            if not all(v >= 0 for v in visits):
+                raise ValueError(visits)
+            at, total = draw * sum(visits), 0.0
+            for info, v in zip(infos, visits):
+                total += v
+                if at < total:
+                    best = info
+                    break
         move = best["move"]
-    except (TypeError, ValueError, KeyError):
+    except (TypeError, ValueError, KeyError, IndexError):
         raise QueryFault(qid, f"answer without a move: {json.dumps(answer)[:80]}") from None
     if not isinstance(move, str):
         raise QueryFault(qid, f"answered the move {move!r}")

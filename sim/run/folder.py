@@ -113,7 +113,7 @@ ENGINES_NOTE = {
     "katago": "KataGo plays: its analysis engine takes no seed with a query; the config jpdsim "
     "writes takes its randomness away (one search thread, no random symmetries, no root noise), "
     "a config of the user's may not, and evaluations batched differently may differ in their "
-    "last bits; every move is stored",
+    "last bits; moves drawn by sample_moves come from (seed, game id); every move is stored",
 }
 
 

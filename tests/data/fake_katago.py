@@ -7,11 +7,12 @@ KataGo it refuses a missing model or config (stderr, exit 1), reads the config's
 error answer), answers ``query_version``, and checks each query's fields, rules and komi and
 plays its moves (an occupied point is an error answer, ``Illegal move N``).
 
-Its move: the first empty point (top row first, left to right) that is not a single-point eye
-of its own and does not leave its stone without a liberty; else ``pass``; as KataGo, none
-(empty ``moveInfos``) at ``maxVisits`` 1. Its ownership: each
-stone's point to its owner, empty points to nobody; MODE ``blackowns`` gives every point to
-Black (every White stone dead).
+Its moves (``moveInfos``, listed last first; ``order`` ranks them): the first three empty
+points (top row first, left to right) that are not single-point eyes of its own and do not
+leave its stone without a liberty, with maxVisits, half and a quarter of it as their visits
+(at least 1); else ``pass``; as KataGo, none (empty ``moveInfos``) at ``maxVisits`` 1. Its
+ownership: each stone's point to its owner, empty points to nobody; MODE ``blackowns`` gives
+every point to Black (every White stone dead).
 
 MODE (at ``--at GAME:TURN``: the queries whose id starts ``GAME:TURN:``, an empty GAME or
 TURN matching any; without it, every query): ``play`` (none), ``crash`` (exit 3), ``hang``
@@ -122,15 +123,20 @@ def play(board, p, colour, n):
     return True
 
 
-def choose(board, colour, n):
+def candidates(board, colour, n):
+    """The first three empty points (top row first) that are not single-point eyes of its own
+    and do not leave its stone without a liberty."""
+    found = []
     for p in range(n * n):
         if board[p] or all(board[q] == colour for q in neighbours(p, n)):
             continue
         trial = list(board)
         play(trial, p, colour, n)
         if trial[p] == colour:
-            return p
-    return None
+            found.append(p)
+            if len(found) == 3:
+                break
+    return found
 
 
 def vertex_of(p, n):
@@ -176,15 +182,18 @@ def analyse(query):
         return "banana"
     if fault == "error":
         return {"id": qid, "field": "moves", "error": "fake error"}
-    p = choose(board, colour, n)
-    move = vertex_of(p, n) if p is not None else "pass"
+    moves = [vertex_of(p, n) for p in candidates(board, colour, n)] or ["pass"]
     if fault == "occupied":
         taken = [q for q in range(n * n) if board[q]]
-        move = vertex_of(taken[0], n) if taken else move
-    info = {"move": move, "order": 0, "visits": query.get("maxVisits", 1), "winrate": 0.5}
+        moves = [vertex_of(taken[0], n)] if taken else moves
+    visits = query.get("maxVisits", 1)
+    infos = [
+        {"move": m, "order": k, "visits": max(1, visits >> k), "winrate": 0.5}
+        for k, m in enumerate(moves)
+    ]
     answer = {"id": qid, "isDuringSearch": False, "turnNumber": len(query["moves"])}
     searched = fault != "nomove" and query.get("maxVisits", 2) >= 2  # KataGo: 1 visit, no move
-    answer["moveInfos"] = [info] if searched else []
+    answer["moveInfos"] = infos[::-1] if searched else []  # in any order: ``order`` ranks them
     answer["rootInfo"] = {"visits": query.get("maxVisits", 1), "winrate": 0.5}
     if query.get("includeOwnership"):
         owner = [1.0] * (n * n) if opts.mode == "blackowns" else [(0, 1, -1)[c] for c in board]
