@@ -263,6 +263,19 @@ def run(config_file: Path, out: Path, *options) -> int:
     return cli(["run", str(config_file), "--out", str(out), "--no-progress", *options])
 
 
+def test_a_shard_too_small_for_the_games_in_flight_is_said(model, tmp_path, capsys):
+    """A worker plays a shard's games of one komi together: when they are fewer than
+    ``in_flight``, KataGo's batch cannot fill, and the run says so on stderr (it still plays)."""
+    c = config(tmp_path / "c.toml", model, fake_command("play"), games=2)
+    assert run(c, tmp_path / "a") == 0 and "in_flight" not in capsys.readouterr().err
+    c.write_text(c.read_text().replace("in_flight = 2", "in_flight = 3"))
+    assert run(c, tmp_path / "b") == 0
+    assert (
+        "jpdsim: players.black.in_flight 3: at most 2 games are in flight (shard_size 2, 1 komi);"
+        " a shard_size of 3 or more keeps KataGo's batch full\n"
+    ) in capsys.readouterr().err
+
+
 def test_run_with_katago(model, tmp_path, capsys):
     """`jpdsim run`: the same rows with 1 and 2 workers, katago against random and against
     katago; every move stored; replay --run judges a stored game by the rules alone, and

@@ -201,6 +201,13 @@ def _check_katago(cfg: RunConfig, colour: str, player) -> None:
         raise UserError(f"players.{colour}.command: {engine.name}: {e}") from None
     finally:
         engine.close()
+    together = -(-cfg.shard_size // len(queries))  # a shard's games of one komi, played together
+    if together < player.in_flight:
+        sys.stderr.write(
+            f"jpdsim: players.{colour}.in_flight {player.in_flight}: at most {together} games "
+            f"are in flight (shard_size {cfg.shard_size}, {len(queries)} komi); a shard_size of "
+            f"{len(queries) * player.in_flight} or more keeps KataGo's batch full\n"
+        )
 
 
 def _check_setups(cfg: RunConfig) -> None:
