@@ -3,15 +3,18 @@ figures (one process per worker).
 
     python bench/gtp.py speed [--games N] [--level L]
     python bench/gtp.py match [--games N] [--workers K] [--visits 1000,4000] [--levels 1,10]
-                              [--colour both|black|white]
+                              [--engine NAME=COMMAND ...] [--colour both|black|white]
     python bench/gtp.py table [--games N] [--visits 1000,4000] [--levels 1,10]
+                              [--engine NAME=COMMAND ...]
 
 ``speed``: GNU Go self-play at ``--level`` (1) through the referee (``sim.referee``, one
 process) against the same games over a plain GTP loop (two GNU Go processes told each other's
 moves until two passes, the same seeds), games/s and the referee's overhead (at most 10%).
 
 ``match``: the mcts player (pattern playouts, play_for jpd_a) at each ``--visits`` against GNU
-Go at each ``--level``, each colour half of the games, at the default komi; the mcts player's
+Go at each ``--levels`` (none: ``--levels ""``) and against each GTP program ``--engine
+NAME=COMMAND`` (e.g. ``--engine "pachi=pachi -t =10000"``; NAME names its runs and rows), each
+colour half of the games, at the default komi; the mcts player's
 wins under jpd_a with Wilson 95% intervals, over the games with a winner (a game that ends by
 an engine error has none: GNU Go refuses some moves these rules allow, e.g. a multi-stone
 suicide). Each pairing and colour is a run (``jpdsim run``'s runner, ``--workers`` processes)
@@ -38,7 +41,7 @@ from analysis.load import IncompleteRunWarning, load_runs  # noqa: E402
 from analysis.stats import wilson  # noqa: E402
 from sim.config import config_from_dict  # noqa: E402
 from sim.gtp.engine import GtpEngine, engine_seed  # noqa: E402
-from sim.player import Player  # noqa: E402
+from sim.player import Player, PlayerError  # noqa: E402
 from sim.referee import play_refereed  # noqa: E402
 from sim.rules import Rules  # noqa: E402
 from sim.run.runner import run  # noqa: E402
@@ -90,17 +93,32 @@ def speed(games: int, level: int) -> None:
     print(f"  referee overhead: {plain / refereed - 1:+.1%} (at most 10%)")
 
 
-def match_runs(games: int, visits, levels) -> list:
-    """The runs of the match table: for each GNU Go level and mcts visits, one run with mcts as
+def opponents(levels, engines) -> list[Player]:
+    """GNU Go at each of ``levels``, then a gtp player for each ``NAME=COMMAND`` of
+    ``engines``."""
+    programs = [gnugo(level) for level in levels]
+    for pair in engines:
+        name, sep, command = pair.partition("=")
+        if not sep or not name.strip() or not command.strip():
+            sys.exit(f"--engine {pair}: expected NAME=COMMAND")
+        try:
+            programs.append(Player("gtp", command=command, label=name.strip()))
+        except PlayerError as e:
+            sys.exit(f"--engine {pair}: {e}")
+    return programs
+
+
+def match_runs(games: int, visits, programs) -> list:
+    """The runs of the match table: for each program and mcts visits, one run with mcts as
     Black and one with mcts as White, ``games // 2`` games each (shards of 10 games, so that a
     stopped match loses little)."""
     runs = []
-    for level in levels:
+    for program in programs:
         for v in visits:
-            mcts, gnu = Player("mcts", visits=v).to_dict(), gnugo(level).to_dict()
-            for colour, black, white in (("black", mcts, gnu), ("white", gnu, mcts)):
+            mcts, other = Player("mcts", visits=v).to_dict(), program.to_dict()
+            for colour, black, white in (("black", mcts, other), ("white", other, mcts)):
                 table = {
-                    "name": f"mcts{v}-gnugo-l{level}-mcts-{colour}",
+                    "name": f"mcts{v}-{program.label}-mcts-{colour}",
                     "board_size": SIZE,
                     "games": games // 2,
                     "shard_size": 10,
@@ -111,9 +129,9 @@ def match_runs(games: int, visits, levels) -> list:
     return runs
 
 
-def match(games: int, workers: int, visits, levels, out: Path, colour: str) -> None:
+def match(games: int, workers: int, visits, programs, out: Path, colour: str) -> None:
     """Play the match's runs (only mcts's ``colour``'s unless "both"), then print the table."""
-    runs = match_runs(games, visits, levels)
+    runs = match_runs(games, visits, programs)
     for cfg in runs:  # resumable: a run folder that exists is completed, not replayed
         if colour != "both" and not cfg.name.endswith(f"-mcts-{colour}"):
             continue
@@ -124,15 +142,15 @@ def match(games: int, workers: int, visits, levels, out: Path, colour: str) -> N
         print(
             f"<!-- {cfg.name}: {result.games_played} games in {time.perf_counter() - t:.0f} s -->"
         )
-    table(games, visits, levels, out)
+    table(games, visits, programs, out)
 
 
-def table(games: int, visits, levels, out: Path) -> None:
+def table(games: int, visits, programs, out: Path) -> None:
     """The match table from the games played so far (a pairing not complete says how many)."""
-    print("| mcts visits | GNU Go level | games | mcts wins | Wilson 95% | as Black | as White |")
+    print("| mcts visits | opponent | games | mcts wins | Wilson 95% | as Black | as White |")
     print("|---|---|---|---|---|---|---|")
     columns = ["winner_jpd_a", "ending", "engine_illegal"]
-    runs = match_runs(games, visits, levels)
+    runs = match_runs(games, visits, programs)
     for black_run, white_run in zip(runs[::2], runs[1::2]):
         frames = {}
         for colour, cfg in (("B", black_run), ("W", white_run)):
@@ -150,18 +168,18 @@ def table(games: int, visits, levels, out: Path) -> None:
         if n == 0:
             continue
         lo, hi = (float(x) for x in wilson(wins, n))
-        v, level = black_run.black.visits, black_run.white.label.removeprefix("gnugo-l")
+        v, opponent = black_run.black.visits, black_run.white.label
         shares = {c: f"{w / k:.1%}" if k else "-" for c, (w, k) in score.items()}
         total = 2 * black_run.games
         note = "" if played == total else f" ({played} of {total} played)"
         print(
-            f"| {v} | {level} | {n}{note} | {wins / n:.1%} | {lo:.1%}-{hi:.1%} | "
+            f"| {v} | {opponent} | {n}{note} | {wins / n:.1%} | {lo:.1%}-{hi:.1%} | "
             f"{shares.get('B', '-')} | {shares.get('W', '-')} |"
         )
         illegal = sum(int(df["engine_illegal"].sum()) for df in frames.values())
         errors = sum(int((df["ending"] == "engine_error").sum()) for df in frames.values())
         print(
-            f"<!-- {illegal} illegal GNU Go moves, {errors} games ended by an engine error "
+            f"<!-- {illegal} illegal {opponent} moves, {errors} games ended by an engine error "
             f"(no winner, left out) -->"
         )
 
@@ -183,16 +201,18 @@ def main() -> None:
     for name, default in (("--games", 200), ("--visits", "1000,4000,10000"), ("--levels", "1,10")):
         t.add_argument(name, type=type(default), default=default)
     t.add_argument("--out", type=Path, default=Path("results/gtp_match"), help="run folders")
+    for p in (m, t):
+        p.add_argument("--engine", action="append", default=[], metavar="NAME=COMMAND")
     args = parser.parse_args()
     if args.what == "speed":
         speed(args.games, args.level)
         return
     visits = [int(v) for v in args.visits.split(",")]
-    levels = [int(v) for v in args.levels.split(",")]
+    programs = opponents([int(v) for v in args.levels.split(",") if v], args.engine)
     if args.what == "match":
-        match(args.games, args.workers, visits, levels, args.out, args.colour)
+        match(args.games, args.workers, visits, programs, args.out, args.colour)
     else:
-        table(args.games, visits, levels, args.out)
+        table(args.games, visits, programs, args.out)
 
 
 if __name__ == "__main__":

@@ -38,6 +38,7 @@ LANES = {
         "tests/test_katago.py::test_a_killed_run_*",
         "tests/test_katago.py::test_no_katago_outlives_a_run",
         "tests/test_katago.py::test_a_signal_during_*",
+        "tests/test_referee.py::test_the_match_tool_*",
     ],
 }
 

@@ -7,6 +7,7 @@ import json
 import os
 import shlex
 import signal
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -392,3 +393,30 @@ def test_a_program_that_is_not_executable(tmp_path, capsys):
     assert cli(["run", str(config), "--out", str(tmp_path / "run"), "--no-progress"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and f"program '{script}' is not executable" in err
+
+
+def test_the_match_tool_plays_any_gtp_program(tmp_path):
+    """``bench/gtp.py match --engine NAME=COMMAND`` plays the mcts player against that program
+    (here the fake, which resigns at once: mcts wins every game, each colour half of them) and
+    its table names the program; a malformed ``--engine`` is one line."""
+    bench = Path(__file__).resolve().parents[1] / "bench" / "gtp.py"
+    fake_engine = shlex.join([sys.executable, str(FAKE), "resign"])
+    common = ["--games", "4", "--visits", "16", "--levels", "", "--out", str(tmp_path)]
+    done = subprocess.run(
+        [sys.executable, str(bench), "match", *common, "--workers", "1"]
+        + ["--engine", f"fake={fake_engine}"],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "| 16 | fake | 4 | 100.0% |" in done.stdout
+    assert {p.name for p in tmp_path.iterdir()} == {
+        "mcts16-fake-mcts-black",
+        "mcts16-fake-mcts-white",
+    }
+    bad = subprocess.run(
+        [sys.executable, str(bench), "table", *common, "--engine", "fake"],
+        capture_output=True,
+        text=True,
+    )
+    assert bad.returncode == 1 and bad.stderr.strip() == "--engine fake: expected NAME=COMMAND"

@@ -63,9 +63,14 @@ def main() -> None:
         for player, n in ((Player(), args.random), (Player("mcts", visits=1000), args.mcts)):
             if n > 0:
                 frames.append(selfplay(pool, args.workers, rules, player, n))
-    df = pd.concat(frames, ignore_index=True)
-    df["players"] = df["players"].astype(str)
     print(f"9x9, {rules.repetition}, dead_stones = {rules.dead_stones}, komi {rules.komi}\n")
+    selfplay_tables(pd.concat(frames, ignore_index=True))
+
+
+def selfplay_tables(df: pd.DataFrame) -> None:
+    """Print the tables of the games ``df`` (rows of several runs) by ``players``: endings,
+    winner disagreement, the A/B effect, who finishes last, fair komi, dead stones agreed."""
+    df["players"] = df["players"].astype(str)
     endings = df.groupby("players")["ending"].value_counts(normalize=True).unstack(fill_value=0)
     show("Endings (share of games)", endings.reset_index())
     table = disagreement(df, by="players")

@@ -1,0 +1,239 @@
+"""KataGo's findings (docs/findings.md, "KataGo as a player") and its throughput
+(docs/katago.md), played as runs and printed as markdown.
+
+    python docs/findings/katago.py speed --katago BINARY --model NETWORK
+    python docs/findings/katago.py play --katago BINARY --model NETWORK [--workers K] [STUDY ...]
+    python docs/findings/katago.py tables
+
+``speed`` plays KataGo against itself on 9x9 at 50 and 200 visits with one and two workers
+(16 games in flight each) into a temporary folder and prints games per hour.
+
+``play`` plays each study (default: all of ``studies()``) into ``results/katago/<study>``,
+completing a folder a stopped ``play`` left:
+
+- self-play on 9x9 at komi 7 by area (B版 and Chinese 7; A版, 唐宋版 and Japanese 6), dead
+  stones agreed at the pause, of KataGo (``SELF_VISITS`` visits, playing for B版, its first
+  ``SAMPLE_MOVES`` moves drawn by visits), GNU Go level 1, mcts(1000) and random players;
+- KataGo (``MATCH_VISITS`` visits, playing for A版) against mcts(10000) and against GNU Go level
+  10 under the default rules and komi, half the games with each colour, as ``bench/gtp.py
+  match`` plays the mcts player against GNU Go. Against GNU Go KataGo plays through its GTP
+  mode (a katago player cannot play a GTP program): a GTP config written here tells it the
+  rules ``sim.katago.rules.query_rules`` gives its queries.
+
+``tables`` prints, from the folders there, the self-play tables of docs/findings/gnugo.py
+(endings, disagreement, the A/B effect, who finishes last, fair komi, dead stones) and the
+match table.
+"""
+
+import argparse
+import shlex
+import sys
+import tempfile
+import time
+import warnings
+from pathlib import Path
+
+import pandas as pd
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "docs" / "findings"))
+
+from sim.config import RunConfig  # noqa: E402
+from sim.katago.rules import query_rules  # noqa: E402
+from sim.player import Player  # noqa: E402
+from sim.rules import Rules  # noqa: E402
+
+OUT = ROOT / "results" / "katago"
+SIZE, SEED = 9, 20261201
+SELF_VISITS, SAMPLE_MOVES, MATCH_VISITS = 50, 8, 50
+#: Komi 7 by area: B版 and Chinese 7, the rulesets without a half-point convention one lower.
+KOMI_7 = {"jpd_a": 6, "jpd_b": 7, "jpd_tangsong": 6, "chinese": 7, "japanese": 6}
+SELFPLAY = Rules(SIZE, dead_stones="agree", komi=KOMI_7)
+#: The studies: name -> (players, games); self-play for one player, else a pairing played
+#: half with each colour.
+SELF_GAMES = {"katago": 400, "gnugo": 1000, "mcts": 200, "random": 20_000}
+MATCH_GAMES = 100
+#: KataGo against itself plays faster with one worker: its 16 searches already fill the cores
+#: (``speed``).
+ONE_WORKER = ("selfplay-katago",)
+
+
+def katago(binary: str, model: str, visits: int, play_for: str, sample: int = 0) -> Player:
+    name = f"katago-{Path(model).name.split('-')[1] if '-' in Path(model).name else 'net'}"
+    return Player(
+        "katago",
+        command=binary,
+        model=model,
+        label=name,
+        visits=visits,
+        play_for=play_for,
+        sample_moves=sample,
+        move_timeout=600,
+    )
+
+
+def gnugo(level: int) -> Player:
+    return Player("gtp", command=f"gnugo --mode gtp --level {level}", label=f"gnugo-l{level}")
+
+
+def katago_gtp(binary: str, model: str, visits: int, play_for: str, rules: Rules) -> Player:
+    """KataGo's GTP mode as a gtp player: a config written under OUT with the board's buffers,
+    ``visits`` and the rules its analysis queries would carry (komi with A版's half point)."""
+    katago_rules, komi = query_rules(rules, play_for)
+    keys = {
+        "koRule": katago_rules["ko"],
+        "scoringRule": katago_rules["scoring"],
+        "taxRule": katago_rules["tax"],
+        "multiStoneSuicideLegal": katago_rules["suicide"],
+        "hasButton": katago_rules["hasButton"],
+        "whiteHandicapBonus": katago_rules["whiteHandicapBonus"],
+        "friendlyPassOk": katago_rules["friendlyPassOk"],
+        "maxVisits": visits,
+        "numSearchThreads": 1,
+        "maxBoardXSizeForNNBuffer": SIZE,
+        "maxBoardYSizeForNNBuffer": SIZE,
+        "requireMaxBoardSize": True,
+        "allowResignation": False,
+        "resignThreshold": -0.9,
+        "resignConsecTurns": 3,
+        "ponderingEnabled": False,
+        "logToStderr": False,
+        "logFile": "/dev/null",
+        "logAllGTPCommunication": False,
+        "logSearchInfo": False,
+    }
+    text = "".join(
+        f"{k} = {str(v).lower() if isinstance(v, bool) else v}\n" for k, v in keys.items()
+    )
+    config = OUT / f"katago_gtp_{SIZE}x{SIZE}_{visits}_{play_for}.cfg"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text(text)
+    command = f"{shlex.quote(binary)} gtp -model {shlex.quote(model)} -config {config}"
+    label = katago(binary, model, visits, play_for).label + "-gtp"
+    return Player("gtp", command=command, label=label, play_for=play_for, komi_to_engine=komi)
+
+
+def studies(binary: str, model: str) -> dict[str, RunConfig]:
+    """Every study: its name -> the run config it plays (the mcts players without RAVE, as
+    they were played on 2026-12-01)."""
+    kata = katago(binary, model, SELF_VISITS, "jpd_b", SAMPLE_MOVES)
+    players = {
+        "katago": kata,
+        "gnugo": gnugo(1),
+        "mcts": Player("mcts", visits=1000, play_for="jpd_b", rave=0),
+        "random": Player(),
+    }
+    out = {}
+    for name, player in players.items():
+        games = SELF_GAMES[name]
+        shard = 10 if name == "mcts" else max(50, games // 20)
+        out[f"selfplay-{name}"] = RunConfig(
+            f"katago_selfplay_{name}", games, SELFPLAY, shard, SEED, player, player
+        )
+    rules = Rules(SIZE)
+    kata = katago(binary, model, MATCH_VISITS, "jpd_a")
+    for name, other, me in (
+        ("mcts10000", Player("mcts", visits=10_000, rave=0), kata),
+        ("gnugo-l10", gnugo(10), katago_gtp(binary, model, MATCH_VISITS, "jpd_a", rules)),
+    ):
+        for colour in ("black", "white"):
+            black, white = (me, other) if colour == "black" else (other, me)
+            out[f"match-{name}-katago-{colour}"] = RunConfig(
+                f"katago_vs_{name}_{colour}", MATCH_GAMES // 2, rules, 10, SEED, black, white
+            )
+    return out
+
+
+def play(names: list[str], workers: int, binary: str, model: str) -> None:
+    from sim.run import runner
+
+    every = studies(binary, model)
+    for name in names or every:
+        k = 1 if name in ONE_WORKER else workers
+        result = runner.run(every[name], OUT / name, workers=k, resume=True, progress=True)
+        print(f"{name}: {result.games_played} games played in {result.seconds:.0f} s", flush=True)
+        if not result.state.complete:
+            sys.exit(f"{name}: incomplete (see {OUT / name / 'run.log'}); play it again to go on")
+
+
+def speed(binary: str, model: str) -> None:
+    """Games per hour of KataGo self-play (``studies``'s player, its visits changed)."""
+    from sim.run import runner
+
+    print("| visits | workers | games | seconds | games per hour |")
+    print("|---|---|---|---|---|")
+    for visits, games in ((50, 64), (200, 32)):
+        player = katago(binary, model, visits, "jpd_b", SAMPLE_MOVES)
+        cfg = RunConfig(f"speed_{visits}", games, SELFPLAY, 16, SEED, player, player)
+        for workers in (1, 2):
+            with tempfile.TemporaryDirectory() as folder:
+                t = time.perf_counter()
+                runner.run(cfg, Path(folder) / "run", workers=workers)
+                seconds = time.perf_counter() - t
+            rate = games / seconds * 3600
+            print(f"| {visits} | {workers} | {games} | {seconds:.0f} | {rate:,.0f} |")
+
+
+def tables() -> None:
+    from gnugo import selfplay_tables
+
+    from analysis.load import IncompleteRunWarning, load_runs
+    from analysis.stats import wilson
+
+    frames = []
+    for name in SELF_GAMES:
+        folder = OUT / f"selfplay-{name}"
+        if folder.is_dir():
+            frames.append(load_runs([folder]).assign(players=f"{name} self-play"))
+        else:
+            print(f"selfplay-{name}: not played yet", file=sys.stderr)
+    if frames:
+        print(f"9x9, dead_stones = agree, komi {KOMI_7}\n")
+        selfplay_tables(pd.concat(frames, ignore_index=True))
+    print("### KataGo against mcts(10000) and GNU Go level 10 (A版, komi 6.5)\n")
+    print("| opponent | games with a winner | KataGo score | Wilson 95% | as Black | as White |")
+    print("|---|---|---|---|---|---|")
+    for opponent in ("mcts10000", "gnugo-l10"):
+        score = {}
+        for colour in ("black", "white"):
+            folder = OUT / f"match-{opponent}-katago-{colour}"
+            if not folder.is_dir():
+                continue
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", IncompleteRunWarning)
+                df = load_runs([folder], ["winner_jpd_a"], allow_incomplete=True)
+            won = df["winner_jpd_a"].dropna().astype(str)
+            me = "B" if colour == "black" else "W"
+            score[me] = ((won == me).sum() + 0.5 * (won == "draw").sum(), len(won))
+        wins, n = (sum(x[i] for x in score.values()) for i in (0, 1))
+        if n:
+            lo, hi = (float(x) for x in wilson(wins, n))
+            share = {c: f"{w / k:.1%}" if k else "-" for c, (w, k) in score.items()}
+            print(
+                f"| {opponent} | {n} | {wins / n:.1%} | {lo:.1%}–{hi:.1%} | "
+                f"{share.get('B', '-')} | {share.get('W', '-')} |"
+            )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="what", required=True)
+    for what in ("speed", "play"):
+        p = sub.add_parser(what)
+        p.add_argument("--katago", required=True, help="the katago binary")
+        p.add_argument("--model", required=True, help="the network file")
+    sub.choices["play"].add_argument("--workers", type=int, default=2)
+    sub.choices["play"].add_argument("studies", nargs="*")
+    sub.add_parser("tables")
+    args = parser.parse_args()
+    if args.what == "speed":
+        speed(args.katago, args.model)
+    elif args.what == "play":
+        play(args.studies, args.workers, args.katago, args.model)
+    else:
+        tables()
+
+
+if __name__ == "__main__":
+    main()
