@@ -400,9 +400,10 @@ def test_katago_parameters():
     timeouts kept out of its name (rows do not change with them)."""
     kata = Player("katago", command="katago", model="net.bin.gz", in_flight=64, move_timeout=5)
     assert kata.name == Player("katago", command="katago", model="net.bin.gz").name
+    sampled = Player("katago", command="katago", model="net.bin.gz", sample_moves=8)
+    assert sampled.name == kata.name[:-1] + ",sample_moves=8)"
     assert kata.name == (
-        "katago(name=katago,command=katago,model=net.bin.gz,visits=1000,play_for=jpd_a,"
-        "sample_moves=0)"
+        "katago(name=katago,command=katago,model=net.bin.gz,visits=1000,play_for=jpd_a)"
     )
     for kwargs, message in [
         ({"model": ""}, "model: a katago player needs the network file"),
