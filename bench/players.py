@@ -12,11 +12,14 @@
 - the anchors measured for Pachi 12.90 on this machine (one thread, 9x9): its heavy "moggy"
   playouts 18,000/s flat and 13,400/s in its tree search, its light playouts 72,000/s flat.
 
-``strength``: pairings (``PAIRS``), each colour half of the games, at the default komi; wins
-under jpd_a with Wilson 95% intervals. Games are split among ``--workers`` processes by id.
+``strength``: pairings (``PAIRS``, or ``--pairs A:B,...``), each colour half of the games, at
+the default komi; wins under jpd_a with Wilson 95% intervals. Games are split among
+``--workers`` processes by id. A player is ``random``, ``pattern`` or ``mctsV`` (V visits), with
+``raveK`` for RAVE at equivalence K (``mcts1000rave1000``).
 """
 
 import argparse
+import re
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -42,22 +45,26 @@ from sim.schema import RAW_FIELDS  # noqa: E402
 from sim.selfplay import play_batch  # noqa: E402
 
 PACHI = {"moggy flat": 18_000, "moggy in tree": 13_400, "light flat": 72_000}
-PLAYERS = {
-    "random": Player("random"),
-    "pattern": Player("pattern"),
-    "mcts1000": Player("mcts", visits=1000),
-    "mcts4000": Player("mcts", visits=4000),
-}
 PAIRS = (("pattern", "random"), ("mcts1000", "pattern"), ("mcts4000", "mcts1000"))
 
 
+def player(name: str) -> Player:
+    """The player a bench name stands for (the module docstring)."""
+    if name in ("random", "pattern"):
+        return Player(name)
+    found = re.fullmatch(r"mcts(\d+)(?:rave(\d+))?", name)
+    if not found:
+        sys.exit(f"unknown player {name!r}: random, pattern, mctsV or mctsVraveK")
+    return Player("mcts", visits=int(found[1]), rave=float(found[2] or 0))
+
+
 @njit(cache=True)
-def bare(g, s, rng, params, row, n):
+def bare(g, s, rng, params, row, seq, n):
     """``n`` playouts of ``g`` as a search plays them, without the tree."""
     total = 0.0
     for _ in range(n):
         copy_game(s, g)
-        finish(s, rng, params)
+        finish(s, rng, params, seq, 0)
         total += black_value(s, row, params)[0]
     return total
 
@@ -89,37 +96,39 @@ def speed(games: int) -> None:
     g, s = new_state(rules, False), new_state(rules, False)
     setup, rng = np.zeros(81, np.int8), np.zeros(2, np.uint64)
     visits = 1000
-    tree = new_tree(rules, visits, len(RAW_FIELDS))
-    for playout in ("random", "pattern"):
-        params = np.array(kernel_parameters(Player("mcts", visits=visits, playout=playout), rules))
+    tree = new_tree(rules, visits, len(RAW_FIELDS), rave=True)
+    for playout, rave in (("random", 0), ("pattern", 0), ("pattern", 1000)):
+        p = Player("mcts", visits=visits, playout=playout, rave=rave)
+        params = np.array(kernel_parameters(p, rules))
         for moves in (0, 20, 40):
             start_stream(rng, 1, moves)
             opening(g, rng, moves, setup)
-            bare(g, s, rng, params, tree.row, 10)
+            bare(g, s, rng, params, tree.row, tree.seq, 10)
             drop_trees(tree)
             search(g, s, tree, rng, params)
             t = time.perf_counter()
-            bare(g, s, rng, params, tree.row, 3 * visits)
+            bare(g, s, rng, params, tree.row, tree.seq, 3 * visits)
             flat = 3 * visits / (time.perf_counter() - t)
             t = time.perf_counter()
             for _ in range(3):
                 drop_trees(tree)
                 search(g, s, tree, rng, params)
             inside = 3 * visits / (time.perf_counter() - t)
+            name = playout + (f"+rave{rave}" if rave else "")
             print(
-                f"{playout:7s} playouts after {moves:2d} moves: bare {flat:8,.0f}/s, in the "
+                f"{name:12s} playouts after {moves:2d} moves: bare {flat:8,.0f}/s, in the "
                 f"search {inside:8,.0f}/s, search/bare {inside / flat:.2f}"
             )
     for name, rate in PACHI.items():
         print(f"anchor Pachi 12.90 {name}: {rate:,}/s")
-    for playout in ("random", "pattern"):
-        p = Player("mcts", visits=visits, playout=playout)
+    for playout, rave in (("random", 0), ("pattern", 0), ("pattern", 1000)):
+        p = Player("mcts", visits=visits, playout=playout, rave=rave)
         play_batch(rules, seed=1, game_ids=np.arange(1), black=p, white=p)
         t = time.perf_counter()
         cols, _ = play_batch(rules, seed=2, game_ids=np.arange(8), black=p, white=p)
         dt = time.perf_counter() - t
         print(
-            f"mcts({visits}, {playout}) self-play: {8 / dt:.2f} games/s "
+            f"mcts({visits}, {playout}, rave {rave}) self-play: {8 / dt:.2f} games/s "
             f"({cols['actions'].mean():.0f} actions a game; floor 0.5 games/s)"
         )
 
@@ -127,7 +136,7 @@ def speed(games: int) -> None:
 def _wins(args):
     """Games ``ids`` of ``a`` (Black) against ``b``: the winners under jpd_a."""
     a, b, ids = args
-    cols, _ = play_batch(Rules(9), seed=9, game_ids=ids, black=PLAYERS[a], white=PLAYERS[b])
+    cols, _ = play_batch(Rules(9), seed=9, game_ids=ids, black=player(a), white=player(b))
     return cols["winner_jpd_a"].tolist()
 
 
@@ -147,7 +156,7 @@ def strength(games: int, workers: int, pairs) -> None:
             n = len(black) + len(white)
             lo, hi = (float(x) for x in wilson(as_black + as_white, n))
             print(
-                f"| {PLAYERS[a].name} vs {PLAYERS[b].name} | {n} | "
+                f"| {player(a).name} vs {player(b).name} | {n} | "
                 f"{(as_black + as_white) / n:.1%} | {lo:.1%}-{hi:.1%} | "
                 f"{as_black / len(black):.1%} | {as_white / len(white):.1%} |",
                 flush=True,

@@ -315,9 +315,9 @@ _KEYS = (*_RUN_KEYS, "to_move", "players", "komi_sweep", "rules", *RULE_KEYS)
 _GONE = {"policy_b": "[players.black] kind = ...", "policy_w": "[players.white] kind = ..."}
 
 
-def players_from_dict(raw: dict, where: str) -> dict:
-    """The ``black`` and ``white`` Players of a parsed table's ``[players]``; UserError names
-    the key."""
+def players_from_dict(raw: dict, where: str, stored: bool = False) -> dict:
+    """The ``black`` and ``white`` Players of a parsed table's ``[players]`` (``stored``: of a
+    run's manifest, ``Player.from_table``); UserError names the key."""
     table = raw.get("players", {})
     if not isinstance(table, dict):
         raise UserError(f"{where}: key 'players': must be a table with black and white tables")
@@ -327,7 +327,7 @@ def players_from_dict(raw: dict, where: str) -> dict:
     players = {}
     for colour in ("black", "white"):
         try:
-            players[colour] = Player.from_table(table.get(colour, {}))
+            players[colour] = Player.from_table(table.get(colour, {}), stored)
         except PlayerError as err:
             raise UserError(f"{where}: key 'players.{colour}.{err.key}': {err.reason}") from None
     return players
@@ -360,8 +360,12 @@ def setups_from_dict(raw: dict, where: str) -> tuple[Setup, ...]:
     return tuple(setups)
 
 
-def config_from_dict(raw: dict, where: str, default_name: str | None = None) -> RunConfig:
-    """A RunConfig from a parsed table; ``where`` (a file name) starts every error message."""
+def config_from_dict(
+    raw: dict, where: str, default_name: str | None = None, stored: bool = False
+) -> RunConfig:
+    """A RunConfig from a parsed table; ``where`` (a file name) starts every error message;
+    ``stored``: the config a run stored in its manifest (players' parameters added since take
+    the values it played with, ``sim.player.LEGACY``)."""
     if not isinstance(raw, dict):
         raise UserError(f"{where}: a config must be a table of keys")
     unknown = [k for k in raw if k not in _KEYS]
@@ -377,7 +381,7 @@ def config_from_dict(raw: dict, where: str, default_name: str | None = None) -> 
             raise UserError(f"{where}: key {key!r}: missing (required)")
     values = {k: raw[k] for k in _RUN_KEYS if k in raw}
     values["setup"] = setups
-    players = players_from_dict(raw, where)
+    players = players_from_dict(raw, where, stored)
     if any(p.is_program for p in players.values()):
         values.setdefault("record_moves", "all")  # a program's games replay only from moves
     values.setdefault("name", default_name)

@@ -33,7 +33,8 @@ class NativePlayers:
         self.virtual_rate = float(virtual_rate)
         self.set_rules(rules)
         visits = max(p.visits if p.searches else 0 for p in self.players)
-        self.tree = new_tree(rules, visits, len(RAW_FIELDS)) if visits else None
+        rave = any(p.searches and p.rave > 0 for p in self.players)
+        self.tree = new_tree(rules, visits, len(RAW_FIELDS), rave) if visits else None
         self.sim = new_state(rules, False) if visits else None
         self.rng = np.zeros(2, np.uint64)
         self.dead = np.zeros((2, rules.board_size**2), np.int64)

@@ -11,10 +11,15 @@ parameter       meaning                                        default
 *mcts*
 visits          playouts per move, 1..100,000 (the trees of    1000
                 both colours take about 200 * visits * (N² + 2)
-                bytes: 0.3 GB at 4,000 visits on 19x19)
+                bytes, 296 with RAVE: 0.3 GB at 4,000 visits on
+                19x19, ``Player.tree_bytes``)
 resign_below    resign when its best move's win rate is below  0 (never)
                 this, 0..0.5
 explore         the exploration constant of its PUCT selection 1.0
+rave            RAVE's equivalence visits: an edge's value     1000
+                blends in its all-moves-as-first value with
+                weight ñ / (ñ + n + n·ñ / rave); 0 (no RAVE,
+                the search before 2026-12-01)..10^6
 *kofight*
 threat_rate     probability of a virtual move (the ko threat)  0.5
                 when the repetition rule bans every recapture
@@ -96,6 +101,7 @@ class Player:
     play_for: str = "jpd_a"
     resign_below: float = 0.0
     explore: float = 1.0
+    rave: float = 1000.0
     command: tuple = ()
     label: str = ""
     genmove_timeout: float = 30.0
@@ -116,6 +122,7 @@ class Player:
         _choice("play_for", self.play_for, RULESETS)
         object.__setattr__(self, "resign_below", _number("resign_below", self.resign_below, 0, 0.5))
         object.__setattr__(self, "explore", _number("explore", self.explore, 0, 100))
+        object.__setattr__(self, "rave", _number("rave", self.rave, 0, 1e6))
         object.__setattr__(self, "threat_rate", _number("threat_rate", self.threat_rate, 0, 1))
         for key in _TIMEOUTS:
             object.__setattr__(self, key, _number(key, getattr(self, key), 0.1, 3600))
@@ -161,20 +168,31 @@ class Player:
         """Whether the player searches a tree (it has the parameters)."""
         return self.kind == "mcts"
 
+    def tree_bytes(self, board_size: int) -> int:
+        """About the bytes of the trees a searching player keeps on ``board_size`` (both
+        colours', ``sim.players.tree.new_tree``: 200 bytes per edge slot, 296 with RAVE);
+        0 for the other kinds."""
+        per_edge = 296 if self.rave > 0 else 200
+        return per_edge * self.visits * (board_size**2 + 2) * self.searches
+
     @property
     def parameters(self) -> tuple:
         """The names of this kind's options, in canonical order (config keys)."""
         return PLAYER_PARAMETERS[self.kind]
 
     @classmethod
-    def from_table(cls, table) -> Player:
-        """A player from a config table (``kind`` and the parameters of that kind)."""
+    def from_table(cls, table, stored: bool = False) -> Player:
+        """A player from a config table (``kind`` and the parameters of that kind); ``stored``:
+        a table a run stored (its manifest), in which a parameter of ``LEGACY`` it lacks takes
+        the value it played with."""
         if isinstance(table, str):
             table = {"kind": table}
         if not isinstance(table, dict):
             raise PlayerError("kind", f"must be a table with a kind, got {table!r}")
         kind = _choice("kind", table.get("kind", "random"), PLAYERS)
         allowed = PLAYER_PARAMETERS[kind]
+        if stored:
+            table = {**{k: v for k, v in LEGACY.items() if k in allowed}, **table}
         for key in table:
             if key != "kind" and key not in allowed:
                 what = f"parameters of {kind}: {', '.join(allowed)}" if allowed else "no parameters"
@@ -191,13 +209,14 @@ class Player:
 
     @property
     def name(self) -> str:
-        """The canonical string: the kind, and every parameter in order (but ``_NOT_NAMED``),
-        e.g. ``mcts(visits=1000,playout=pattern,play_for=jpd_a,resign_below=0,explore=1)``."""
+        """The canonical string: the kind, and every parameter in order (but ``_NOT_NAMED``,
+        and a ``LEGACY`` parameter at its legacy value), e.g.
+        ``mcts(visits=1000,playout=pattern,play_for=jpd_a,resign_below=0,explore=1,rave=1000)``."""
         if not self.parameters:
             return self.kind
         values = []
         for k, v in self.to_dict().items():
-            if k != "kind" and k not in _NOT_NAMED:
+            if k != "kind" and k not in _NOT_NAMED and LEGACY.get(k, object()) != v:
                 text = shlex.join(v) if k == "command" else f"{v:.12g}" if k in _FLOATS else v
                 values.append(f"{k}={text}")
         return f"{self.kind}({','.join(values)})"
@@ -205,10 +224,14 @@ class Player:
 
 _TIMEOUTS = ("genmove_timeout", "startup_timeout", "command_timeout", "move_timeout")
 _FIELD = {"name": "label"}  # config key -> field, where they differ
-_FLOATS = ("resign_below", "explore", "komi_to_engine", "threat_rate", *_TIMEOUTS)
+_FLOATS = ("resign_below", "explore", "rave", "komi_to_engine", "threat_rate", *_TIMEOUTS)
 #: Options that say how a program is run, not who plays: left out of the canonical name (so
 #: the rows of a run keep their player names when they change).
 _NOT_NAMED = ("startup_timeout", "command_timeout", "move_timeout", "in_flight")
+#: Parameters added after runs were stored, with the value that plays as before they existed:
+#: left out of the canonical name at that value (the rows of older runs keep their players'
+#: names), and taken where a stored config lacks them (``Player.from_table``).
+LEGACY = {"sample_moves": 0, "rave": 0.0}
 
 #: The variants of the batch kernel (``sim.batch``), by what the players need, as a user reads
 #: them.

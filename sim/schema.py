@@ -55,7 +55,7 @@ PLAYER_TABLE = {
     "random": ((), True),
     "capture": ((), True),
     "pattern": ((), True),
-    "mcts": (("visits", "playout", "play_for", "resign_below", "explore"), True),
+    "mcts": (("visits", "playout", "play_for", "resign_below", "explore", "rave"), True),
     "gtp": (
         (
             "name",

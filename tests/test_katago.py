@@ -413,9 +413,10 @@ def test_katago_parameters():
     timeouts kept out of its name (rows do not change with them)."""
     kata = Player("katago", command="katago", model="net.bin.gz", in_flight=64, move_timeout=5)
     assert kata.name == Player("katago", command="katago", model="net.bin.gz").name
+    sampled = Player("katago", command="katago", model="net.bin.gz", sample_moves=8)
+    assert sampled.name == kata.name[:-1] + ",sample_moves=8)"
     assert kata.name == (
-        "katago(name=katago,command=katago,model=net.bin.gz,visits=1000,play_for=jpd_a,"
-        "sample_moves=0)"
+        "katago(name=katago,command=katago,model=net.bin.gz,visits=1000,play_for=jpd_a)"
     )
     for kwargs, message in [
         ({"model": ""}, "model: a katago player needs the network file"),
@@ -435,8 +436,8 @@ def test_katago_parameters():
 
 def test_the_trees_of_the_games_in_flight_count_for_memory(model):
     """A searching player against KataGo keeps a tree per game in flight: the runner's memory
-    check counts them (a tree of 10,000 visits on 19x19 takes about 0.7 GB: 4096 of them are
-    more than any machine has)."""
+    check counts them (a tree of 10,000 visits on 19x19 takes about 1 GB with RAVE: 4096 of
+    them are more than any machine has)."""
     from sim.config import RunConfig
     from sim.errors import UserError
     from sim.run.runner import check_workers
@@ -444,7 +445,7 @@ def test_the_trees_of_the_games_in_flight_count_for_memory(model):
     search = Player("mcts", visits=10_000)
     kata = Player("katago", command="katago", model=str(model), in_flight=4096)
     check_workers([RunConfig("a", 4, Rules(19), black=search)], 1)
-    with pytest.raises(UserError, match="option --workers: 1 workers need about 2,[0-9,.]+ GiB"):
+    with pytest.raises(UserError, match="option --workers: 1 workers need about 4,[0-9,.]+ GiB"):
         check_workers([RunConfig("a", 4, Rules(19), black=search, white=kata)], 1)
 
 

@@ -236,7 +236,7 @@ def check_run(
     run_dir = Path(run_dir)
     if manifest is None:
         manifest = read_manifest(run_dir)
-    cfg = config_from_dict(manifest["config"], f"{run_dir / MANIFEST} (config)")
+    cfg = config_from_dict(manifest["config"], f"{run_dir / MANIFEST} (config)", stored=True)
     state = RunState(run_dir, manifest, cfg)
     faults = []
     for sub, found, check in (

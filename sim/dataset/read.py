@@ -52,7 +52,7 @@ def load_game(run_dir: str | Path, game_id: int) -> tuple[RunState, dict, list[i
     moves file that the run wrote and that is gone."""
     run_dir = Path(run_dir)
     manifest = read_manifest(run_dir)
-    cfg = config_from_dict(manifest["config"], f"{run_dir / MANIFEST} (config)")
+    cfg = config_from_dict(manifest["config"], f"{run_dir / MANIFEST} (config)", stored=True)
     if (
         isinstance(game_id, bool)
         or not isinstance(game_id, (int, np.integer))

@@ -7,7 +7,9 @@ through real moves, pass and the virtual move (all three are actions of the tree
 gets its edges on its second visit (``_expand``: every legal real move that does not fill
 the mover's own eye, pass, virtual; priors ``_prior``); a new node ends the descent; the
 playout policy plays the game to its end; the value goes back up the path. The move played is
-the root's most visited edge.
+the root's most visited edge. With RAVE (``rave`` > 0) each node of the path also backs up the
+value into the all-moves-as-first statistics of the edges its mover played first later in the
+simulation (``_amaf``), which ``_select`` blends into the edge's value.
 
 Value (Black's; the mover of an edge stores its own): the win under the ruleset the player
 plays for (``play_for``, its komi from the run), 1 / 0.5 / 0 for a win, draw, loss; endings
@@ -59,6 +61,7 @@ from sim.players.params import (
     K_KOMI,
     K_PLAY_FOR,
     K_PLAYOUT,
+    K_RAVE,
     K_RESIGN,
     K_VISITS,
     PATTERN_PLAYOUT,
@@ -143,6 +146,10 @@ def _expand(tree, t, s, nd):
         tree.edge[t, CHILD, i] = -1
         tree.edge[t, NUM, i] = 0
         tree.wsum[t, i] = 0.0
+    if tree.amaf_n.shape[1] > 0:
+        for i in range(first, e):
+            tree.amaf_n[t, i] = 0
+            tree.amaf_w[t, i] = 0.0
     for i in range(first, e):
         tree.prior[t, i] /= total
     tree.node[t, FIRST, nd] = first
@@ -152,9 +159,11 @@ def _expand(tree, t, s, nd):
 
 
 @njit(cache=True, _nrt=False)
-def _select(tree, t, nd, explore):
+def _select(tree, t, nd, explore, rave):
     """The edge of ``nd`` with the highest PUCT score; unvisited edges are valued at the mean
-    of the visited ones (first-play urgency)."""
+    of the visited ones (first-play urgency). With RAVE (``rave`` > 0, its equivalence
+    visits) an edge's value is ``(1 - b) Q + b A``, ``A`` its all-moves-as-first value and
+    ``b = ñ / (ñ + n + n ñ / rave)`` (ñ its all-moves-as-first visits)."""
     first, count = tree.node[t, FIRST, nd], tree.node[t, COUNT, nd]
     wsum, visits = 0.0, 0
     for e in range(first, first + count):
@@ -166,6 +175,11 @@ def _select(tree, t, nd, explore):
     for e in range(first, first + count):
         n = tree.edge[t, NUM, e]
         q = tree.wsum[t, e] / n if n > 0 else fpu
+        if rave > 0.0:
+            m = tree.amaf_n[t, e]
+            if m > 0:
+                b = m / (m + n + n * m / rave)
+                q = (1.0 - b) * q + b * tree.amaf_w[t, e] / m
         score = q + scale * tree.prior[t, e] / (1 + n)
         if score > best_score:
             best, best_score = e, score
@@ -198,15 +212,46 @@ def _take(s, action, code):
 
 
 @njit(cache=True, _nrt=False)
-def finish(s, rng, params):
-    """Play ``s`` to its end with the playout policy (no voluntary virtual moves)."""
+def finish(s, rng, params, seq, k):
+    """Play ``s`` to its end with the playout policy (no voluntary virtual moves), writing each
+    real move's point and colour into ``seq`` from step ``k`` on; returns the steps written."""
     pattern = params[K_PLAYOUT] == PATTERN_PLAYOUT
     while s.tab[ST, ENDING] == 0:
         if pattern:
             action, code = pattern_move(s, rng, 0.0)
         else:
             action, code = random_move(s, rng, 0.0)
+        if action >= 0 and k < seq.shape[1]:
+            seq[0, k], seq[1, k], seq[2, k] = action, s.tab[ST, TO_MOVE], -1
+            k += 1
         _take(s, action, code)
+    return k
+
+
+@njit(cache=True, _nrt=False)
+def _amaf(tree, t, c, depth, steps, value):
+    """Back up the all-moves-as-first value of a simulation of ``steps`` steps in ``tree.seq``
+    whose first ``depth`` were the tree's: at each tree step, every edge of its node whose
+    action the step's mover played first from that step on gets the simulation's value."""
+    seq, first = tree.seq, tree.first
+    k = steps - 1
+    for i in range(depth - 1, -1, -1):
+        while k >= i:
+            if seq[0, k] >= 0:
+                first[seq[0, k]] = seq[1, k]
+            k -= 1
+        mover = c if i % 2 == 0 else opponent(c)
+        mine = value if mover == BLACK else 1.0 - value
+        nd = seq[2, i]
+        start = tree.node[t, FIRST, nd]
+        for e in range(start, start + tree.node[t, COUNT, nd]):
+            a = tree.edge[t, ACT, e]
+            if a >= 0 and first[a] == mover:
+                tree.amaf_n[t, e] += 1
+                tree.amaf_w[t, e] += mine
+    for k in range(steps):
+        if seq[0, k] >= 0:
+            first[seq[0, k]] = 0
 
 
 @njit(cache=True, _nrt=False)
@@ -227,7 +272,8 @@ def search(g, s, tree, rng, params):
     visits = np.int64(params[K_VISITS])
     explore = params[K_EXPLORE]
     root = root_for(tree, t, g, visits)
-    path = tree.path
+    rave = params[K_RAVE] if tree.amaf_n.shape[1] > 0 else 0.0
+    path, seq = tree.path, tree.seq
     tree.owned[t] = 0
     tree.meta[t, SCORED] = 0
     for _ in range(visits):
@@ -237,17 +283,19 @@ def search(g, s, tree, rng, params):
         while s.tab[ST, ENDING] == 0:
             if tree.node[t, COUNT, nd] < 0 and not _expand(tree, t, s, nd):
                 break  # no room: the playout starts here
-            e = _select(tree, t, nd, explore)
+            e = _select(tree, t, nd, explore, rave)
             path[depth] = e
+            action = np.int64(tree.edge[t, ACT, e])
+            seq[0, depth], seq[1, depth], seq[2, depth] = action, s.tab[ST, TO_MOVE], nd
             depth += 1
-            _apply(s, np.int64(tree.edge[t, ACT, e]))
+            _apply(s, action)
             child = tree.edge[t, CHILD, e]
             if child < 0:
                 if tree.meta[t, USED_NODES] < tree.node.shape[2]:
                     tree.edge[t, CHILD, e] = new_node(tree, t)
                 break  # a new node: the playout starts here
             nd = child
-        finish(s, rng, params)
+        steps = finish(s, rng, params, seq, depth)
         value, scored = black_value(s, tree.row, params)
         if scored and s.tab[ST, AGREE_MODE]:  # owners only matter for the dead stones
             count_owners(tree, t, s)
@@ -256,6 +304,8 @@ def search(g, s, tree, rng, params):
             tree.edge[t, NUM, e] += 1
             mover = c if i % 2 == 0 else opponent(c)
             tree.wsum[t, e] += value if mover == BLACK else 1.0 - value
+        if rave > 0.0:
+            _amaf(tree, t, c, depth, steps, value)
     return root
 
 

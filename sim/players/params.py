@@ -9,8 +9,8 @@ RANDOM, CAPTURE, PATTERN, MCTS, KOFIGHT = (
 )
 PATTERN_PLAYOUT = PLAYOUTS.index("pattern")
 
-K_KIND, K_VISITS, K_PLAYOUT, K_PLAY_FOR, K_KOMI, K_RESIGN, K_EXPLORE, K_THREAT = range(8)
-N_K = 8
+K_KIND, K_VISITS, K_PLAYOUT, K_PLAY_FOR, K_KOMI, K_RESIGN, K_EXPLORE, K_THREAT, K_RAVE = range(9)
+N_K = 9
 
 
 def kernel_parameters(player, rules) -> list:
@@ -25,4 +25,5 @@ def kernel_parameters(player, rules) -> list:
     row[K_RESIGN] = player.resign_below
     row[K_EXPLORE] = player.explore
     row[K_THREAT] = player.threat_rate
+    row[K_RAVE] = player.rave
     return row

@@ -6,7 +6,10 @@ node and its visits (``edge``), the sum of its values and its prior. After every
 game ``advance`` makes the child of that action each tree's root (or drops the tree); a
 search starts on a fresh tree when the root is gone or the arrays might not hold it
 (``root_for``). ``owned`` counts who owned each point at the end of the last search's
-playouts: the dead stones a searching player names at a pause (``dead_list``).
+playouts: the dead stones a searching player names at a pause (``dead_list``). With RAVE
+(``rave`` > 0) an edge also holds its all-moves-as-first visits and value sum (``amaf_n``,
+``amaf_w``), from the moves of each simulation (``seq``) and who played each point first in
+it (``first``).
 """
 
 from collections import namedtuple
@@ -37,15 +40,23 @@ Tree = namedtuple(
         "owned",  # int32[2, 2, N*N]: the last search's playouts (dead_stones = "agree" only)
         # that ended with each point
         # Black's (row 0) or White's (row 1), stones or territory (JPD labels)
+        "amaf_n",  # int32[2, edges] with RAVE (else [2, 0]): the simulations through the
+        # edge's node in which its mover played its action first, later in the simulation
+        "amaf_w",  # float64[2, edges] with RAVE (else [2, 0]): their values (the mover's)
+        "seq",  # int64[3, depth]: a simulation's actions: point (-1: none), colour, the node
+        # it was chosen at (-1: in the playout)
+        "first",  # int64[(N+2)**2]: the colour that played each point first (from a step on)
     ],
 )
 
 
-def new_tree(rules, visits: int, raw_fields: int) -> Tree:
+def new_tree(rules, visits: int, raw_fields: int, rave: bool = False) -> Tree:
     """Arrays for a search of ``visits`` simulations a move under ``rules``, per colour:
-    room for four searches' nodes, each with an edge per point plus pass and virtual."""
+    room for four searches' nodes, each with an edge per point plus pass and virtual; the
+    RAVE statistics only if a player uses them (``rave``)."""
     nodes = 4 * (visits + 1)
     edges = nodes * (rules.board_size**2 + 2)
+    amaf = edges if rave else 0
     return Tree(
         node=np.zeros((2, 2, nodes), np.int32),
         edge=np.zeros((2, 3, edges), np.int32),
@@ -55,6 +66,10 @@ def new_tree(rules, visits: int, raw_fields: int) -> Tree:
         path=np.zeros(rules.max_actions + 2, np.int64),
         row=np.zeros(raw_fields, np.int64),
         owned=np.zeros((2, 2, rules.board_size**2), np.int32),
+        amaf_n=np.zeros((2, amaf), np.int32),
+        amaf_w=np.zeros((2, amaf), np.float64),
+        seq=np.zeros((3, rules.max_actions + 2), np.int64),
+        first=np.zeros((rules.board_size + 2) ** 2, np.int64),
     )
 
 

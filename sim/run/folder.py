@@ -17,8 +17,8 @@ from sim.schema import SCHEMA_VERSION
 
 def _config_differences(stored: dict, cfg: RunConfig) -> list[str]:
     """The keys where the stored config (resolved, so that keys added since it was written
-    take their defaults) differs from ``cfg``."""
-    stored = config_from_dict(stored, "manifest.json (config)").to_dict()
+    take their defaults, or a player's the values it played with) differs from ``cfg``."""
+    stored = config_from_dict(stored, "manifest.json (config)", stored=True).to_dict()
     want = cfg.to_dict()
     keys = list(dict.fromkeys([*want, *stored]))
     return [

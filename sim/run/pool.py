@@ -78,7 +78,7 @@ def _worker_main(conn, run_dir: str, cfg_dict: dict, parent_pid: int) -> None:
     wlog = logging.getLogger("jpdsim.worker")
     t0 = time.perf_counter()
     try:
-        cfg = config_from_dict(cfg_dict, "manifest")
+        cfg = config_from_dict(cfg_dict, "manifest", stored=True)
         import sim.selfplay  # noqa: F401 - load the engine now: a failure here stops the run
     except BaseException:  # noqa: BLE001 - reported to the parent, which stops the run
         conn.send(("fatal", traceback.format_exc()))

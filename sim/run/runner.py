@@ -118,11 +118,11 @@ WORKER_BYTES = 200 * 2**20
 
 def check_workers(configs: list[RunConfig], workers: int) -> None:
     """Before a run (or a set of runs) starts ``workers`` local workers: UserError when they
-    need more memory than the machine has (``WORKER_BYTES`` each, plus the search trees of
-    ``sim.player``'s formula, once per game in flight against KataGo), a line on stderr when
-    there are more of them than cores."""
+    need more memory than the machine has (``WORKER_BYTES`` each, plus the search trees,
+    ``sim.player.Player.tree_bytes``, once per game in flight against KataGo), a line on
+    stderr when there are more of them than cores."""
     need = max(
-        WORKER_BYTES + 200 * p.visits * (cfg.rules.board_size**2 + 2) * p.searches * _in_flight(cfg)
+        WORKER_BYTES + p.tree_bytes(cfg.rules.board_size) * _in_flight(cfg)
         for cfg in configs
         for p in (cfg.black, cfg.white)
     )
