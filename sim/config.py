@@ -138,7 +138,7 @@ class RunConfig:
     black: Player = Player()
     white: Player = Player()
     virtual_rate: float = 0.0
-    record_moves: str = "none"
+    record_moves: str | None = None  # None: "all" if a program plays, else "none"
     setup: tuple[Setup, ...] = ()
     komi_sweep: KomiSweep | None = None
 
@@ -236,6 +236,8 @@ def _resolve(cfg: RunConfig, where: str) -> None:
         if not isinstance(getattr(cfg, colour), Player):
             raise UserError(f"{where}: key 'players.{colour}': must be a sim.player.Player")
     check("virtual_rate", _number, 0.0, 1.0)
+    if cfg.record_moves is None:  # a program's games replay only from their moves
+        object.__setattr__(cfg, "record_moves", "all" if cfg.engines else "none")
     check("record_moves", _choice, RECORD_MOVES)
     if not isinstance(cfg.rules, Rules):
         raise UserError(f"{where}: key 'rules': must be a sim.rules.Rules")
@@ -382,8 +384,6 @@ def config_from_dict(
     values = {k: raw[k] for k in _RUN_KEYS if k in raw}
     values["setup"] = setups
     players = players_from_dict(raw, where, stored)
-    if any(p.is_program for p in players.values()):
-        values.setdefault("record_moves", "all")  # a program's games replay only from moves
     values.setdefault("name", default_name)
     if values["name"] is None:
         raise UserError(f"{where}: key 'name': missing (required)")

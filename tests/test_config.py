@@ -305,3 +305,15 @@ def test_parameters_added_later_keep_older_runs_as_they_were(tmp_path, capsys):
     capsys.readouterr()
     assert cli([*run, "--resume"]) == 2
     assert "rave" in capsys.readouterr().err
+
+
+def test_a_programs_games_keep_their_moves_unless_told_otherwise():
+    """A run in which a program plays stores every move by default (its games replay only
+    from them), whether the config comes from a file or is built in Python; a choice made
+    explicitly is kept."""
+    gtp = Player("gtp", command="gnugo --mode gtp")
+    assert RunConfig("a", 2, Rules(9), black=gtp).record_moves == "all"
+    assert RunConfig("b", 2, Rules(9)).record_moves == "none"
+    assert RunConfig("c", 2, Rules(9), black=gtp, record_moves="cycles").record_moves == "cycles"
+    table = {"board_size": 9, "games": 2, "players": {"white": gtp.to_dict()}}
+    assert config_from_dict(table, "t", "t").record_moves == "all"

@@ -5,9 +5,10 @@
 
 Reads the GNU Go run (``RUN_DIR``, default ``results/gnugo_9x9``) and plays, under the same
 rules (9x9, the run's komi and ``dead_stones``), ``--random`` games of random self-play and
-``--mcts`` games of mcts(1000) self-play (``sim.selfplay.play_batch``, games split by id among
-K processes), then prints for each: endings, winner disagreement between the five rulesets,
-the A/B effect, who finishes last, fair komi, and dead stones agreed.
+``--mcts`` games of mcts(1000) self-play, before RAVE (``rave = 0``) as measured
+(``sim.selfplay.play_batch``, games split by id among K processes), then prints for each:
+endings, winner disagreement between the five rulesets, the A/B effect, who finishes last,
+fair komi, and dead stones agreed.
 """
 
 import argparse
@@ -60,7 +61,10 @@ def main() -> None:
     gnugo["players"] = "gnugo-l1 self-play"
     frames = [gnugo]
     with ProcessPoolExecutor(args.workers) as pool:
-        for player, n in ((Player(), args.random), (Player("mcts", visits=1000), args.mcts)):
+        for player, n in (
+            (Player(), args.random),
+            (Player("mcts", visits=1000, rave=0), args.mcts),
+        ):
             if n > 0:
                 frames.append(selfplay(pool, args.workers, rules, player, n))
     print(f"9x9, {rules.repetition}, dead_stones = {rules.dead_stones}, komi {rules.komi}\n")

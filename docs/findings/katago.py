@@ -179,7 +179,7 @@ def tables() -> None:
     from gnugo import selfplay_tables
 
     from analysis.load import IncompleteRunWarning, load_runs
-    from analysis.stats import wilson
+    from analysis.players import COLUMNS, strength
 
     frames = []
     for name in SELF_GAMES:
@@ -195,25 +195,21 @@ def tables() -> None:
     print("| opponent | games with a winner | KataGo score | Wilson 95% | as Black | as White |")
     print("|---|---|---|---|---|---|")
     for opponent in ("mcts10000", "gnugo-l10"):
-        score = {}
-        for colour in ("black", "white"):
-            folder = OUT / f"match-{opponent}-katago-{colour}"
-            if not folder.is_dir():
-                continue
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", IncompleteRunWarning)
-                df = load_runs([folder], ["winner_jpd_a"], allow_incomplete=True)
-            won = df["winner_jpd_a"].dropna().astype(str)
-            me = "B" if colour == "black" else "W"
-            score[me] = ((won == me).sum() + 0.5 * (won == "draw").sum(), len(won))
-        wins, n = (sum(x[i] for x in score.values()) for i in (0, 1))
-        if n:
-            lo, hi = (float(x) for x in wilson(wins, n))
-            share = {c: f"{w / k:.1%}" if k else "-" for c, (w, k) in score.items()}
-            print(
-                f"| {opponent} | {n} | {wins / n:.1%} | {lo:.1%}–{hi:.1%} | "
-                f"{share.get('B', '-')} | {share.get('W', '-')} |"
-            )
+        folders = [OUT / f"match-{opponent}-katago-{c}" for c in ("black", "white")]
+        if not all(f.is_dir() for f in folders):
+            continue
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", IncompleteRunWarning)
+            df = load_runs(folders, list(COLUMNS), allow_incomplete=True)
+        row = strength(df).iloc[0]
+        score, lo, hi = row["first score"], row["first score lo"], row["first score hi"]
+        black, white = row["first as Black"], row["first as White"]
+        if not row["first"].startswith(("katago", "gtp(name=katago")):  # KataGo second
+            score, lo, hi, black, white = 1 - score, 1 - hi, 1 - lo, 1 - white, 1 - black
+        print(
+            f"| {opponent} | {row['games']:.0f} | {score:.1%} | {lo:.1%}–{hi:.1%} | "
+            f"{black:.1%} | {white:.1%} |"
+        )
 
 
 def main() -> None:

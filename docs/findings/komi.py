@@ -4,7 +4,8 @@ printed as markdown.
     python docs/findings/komi.py play [--workers K] [STUDY ...]   # into results/komi/STUDY
     python docs/findings/komi.py tables [--figure PNG]
 
-``play`` plays each study (default: all of ``STUDIES``) with ``sim.run.runner.run`` into
+``play`` plays each study (default: all of ``studies()``; its searching players without RAVE,
+``rave = 0``, as measured on 2026-12-01) with ``sim.run.runner.run`` into
 ``results/komi/<study>``, completing a folder a killed ``play`` left (the runs resume like
 every run); ``tables`` prints, from the folders there:
 
@@ -70,7 +71,17 @@ def studies() -> dict:
                 komi_sweep=KomiSweep("jpd_b", komis),
             )
         out[f"9x9-{player}"] = cfg
-    return out
+    return {name: _without_rave(cfg) for name, cfg in out.items()}
+
+
+def _without_rave(cfg):
+    """``cfg`` with its searching players as the studies played them (2026-12-01), before
+    RAVE (``rave = 0``)."""
+    players = {c: getattr(cfg, c) for c in ("black", "white")}
+    return dataclasses.replace(
+        cfg,
+        **{c: dataclasses.replace(p, rave=0.0) if p.searches else p for c, p in players.items()},
+    )
 
 
 def play(names: list[str], workers: int) -> None:

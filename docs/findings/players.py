@@ -2,7 +2,8 @@
 
     python docs/findings/players.py [--workers K] [--scale S]
 
-Plays, with ``sim.selfplay.play_batch`` (games split by id among K processes, seed 20261201):
+Plays, with ``sim.selfplay.play_batch`` (games split by id among K processes, seed 20261201),
+the search as these findings were measured, before RAVE (``rave = 0``):
 
 (1. fair komi under mcts self-play as visits grow: now komi sweeps, docs/findings/komi.py)
 2. on 7x7, the A/B disagreement and who finishes last under mcts against random play;
@@ -75,7 +76,7 @@ def show(table: pd.DataFrame, columns) -> None:
 
 def ab_part(pool, workers, scaled) -> None:
     print("## 2. A/B disagreement and who finishes last, 7x7 (komi 7.5 B版, 6.5 A版)\n")
-    strong = Player("mcts", visits=400, play_for="jpd_a")
+    strong = Player("mcts", visits=400, play_for="jpd_a", rave=0)
     df = pd.concat(
         [
             games(pool, workers, 7, 7.5, Player(), Player(), 20 * scaled),
@@ -91,7 +92,7 @@ def play_for_part(pool, workers, scaled) -> None:
     print("## 3. play_for jpd_a against jpd_b, 7x7 mcts(400) self-play (komi 8.5 B版, 7.5 A版)\n")
     runs = []
     for ruleset in ("jpd_a", "jpd_b"):
-        p = Player("mcts", visits=400, play_for=ruleset)
+        p = Player("mcts", visits=400, play_for=ruleset, rave=0)
         runs.append(games(pool, workers, 7, 8.5, p, p, 2 * scaled))
     df = pd.concat(runs, ignore_index=True)
     first = df.groupby("players")["first_pass_or_virtual_by"].value_counts(normalize=True)
@@ -103,7 +104,7 @@ def play_for_part(pool, workers, scaled) -> None:
 
 def dead_stones_part(pool, workers, scaled) -> None:
     print("## 4. Dead stones agreed at the pause, 7x7 (dead_stones = agree, komi 8.5 B版)\n")
-    search = Player("mcts", visits=400, play_for="jpd_b")
+    search = Player("mcts", visits=400, play_for="jpd_b", rave=0)
     runs = [
         games(pool, workers, 7, 8.5, search, search, scaled, "agree"),
         games(pool, workers, 7, 8.5, search, Player("pattern"), scaled, "agree"),
