@@ -17,7 +17,9 @@ without a winner (cycle, move cap) 0.5; plus a small score term so that won or l
 still end cleanly: ``(1 - SCORE_WEIGHT) * win + SCORE_WEIGHT * (1/2 + margin / (2 N²))``
 (the margin clipped to ±N²).
 
-The trees live in ``sim.players.tree``.
+The trees live in ``sim.players.tree``. Longer than 300 lines on purpose: one search, its
+steps (priors, expansion, selection, playout, value, RAVE's backup) read in the order they
+run.
 """
 
 import numpy as np
