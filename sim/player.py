@@ -170,10 +170,10 @@ class Player:
 
     def tree_bytes(self, board_size: int) -> int:
         """About the bytes of the trees a searching player keeps on ``board_size`` (both
-        colours', ``sim.players.tree.new_tree``: 200 bytes per edge slot, 296 with RAVE);
-        0 for the other kinds."""
-        per_edge = 296 if self.rave > 0 else 200
-        return per_edge * self.visits * (board_size**2 + 2) * self.searches
+        colours', ``sim.players.tree.new_tree``: 200 · visits · (N² + 2), 296 · ... with
+        RAVE's statistics); 0 for the other kinds."""
+        per_slot = 296 if self.rave > 0 else 200
+        return per_slot * self.visits * (board_size**2 + 2) * self.searches
 
     @property
     def parameters(self) -> tuple:
