@@ -3,15 +3,16 @@ figures (one process per worker).
 
     python bench/gtp.py speed [--games N] [--level L]
     python bench/gtp.py match [--games N] [--workers K] [--visits 1000,4000] [--levels 1,10]
-                              [--engine NAME=COMMAND ...] [--colour both|black|white]
+                              [--engine NAME=COMMAND ...] [--rave K] [--colour both|black|white]
     python bench/gtp.py table [--games N] [--visits 1000,4000] [--levels 1,10]
-                              [--engine NAME=COMMAND ...]
+                              [--engine NAME=COMMAND ...] [--rave K]
 
 ``speed``: GNU Go self-play at ``--level`` (1) through the referee (``sim.referee``, one
 process) against the same games over a plain GTP loop (two GNU Go processes told each other's
 moves until two passes, the same seeds), games/s and the referee's overhead (at most 10%).
 
-``match``: the mcts player (pattern playouts, play_for jpd_a) at each ``--visits`` against GNU
+``match``: the mcts player (pattern playouts, play_for jpd_a, RAVE at ``--rave``, by default
+the player's default; 0: the search before RAVE) at each ``--visits`` against GNU
 Go at each ``--levels`` (none: ``--levels ""``) and against each GTP program ``--engine
 NAME=COMMAND`` (e.g. ``--engine "pachi=pachi -t =10000"``; NAME names its runs and rows), each
 colour half of the games, at the default komi; the mcts player's
@@ -108,17 +109,19 @@ def opponents(levels, engines) -> list[Player]:
     return programs
 
 
-def match_runs(games: int, visits, programs) -> list:
-    """The runs of the match table: for each program and mcts visits, one run with mcts as
-    Black and one with mcts as White, ``games // 2`` games each (shards of 10 games, so that a
-    stopped match loses little)."""
+def match_runs(games: int, visits, programs, rave: float) -> list:
+    """The runs of the match table: for each program and mcts visits (RAVE at ``rave``), one
+    run with mcts as Black and one with mcts as White, ``games // 2`` games each (shards of 10
+    games, so that a stopped match loses little), named ``mctsV[raveK]-PROGRAM-mcts-COLOUR``
+    (no ``raveK`` for the search without RAVE, as before it existed)."""
     runs = []
     for program in programs:
         for v in visits:
-            mcts, other = Player("mcts", visits=v).to_dict(), program.to_dict()
+            mcts, other = Player("mcts", visits=v, rave=rave).to_dict(), program.to_dict()
+            search = f"mcts{v}" + (f"rave{rave:g}" if rave else "")
             for colour, black, white in (("black", mcts, other), ("white", other, mcts)):
                 table = {
-                    "name": f"mcts{v}-{program.label}-mcts-{colour}",
+                    "name": f"{search}-{program.label}-mcts-{colour}",
                     "board_size": SIZE,
                     "games": games // 2,
                     "shard_size": 10,
@@ -129,9 +132,9 @@ def match_runs(games: int, visits, programs) -> list:
     return runs
 
 
-def match(games: int, workers: int, visits, programs, out: Path, colour: str) -> None:
+def match(games, workers, visits, programs, rave, out: Path, colour: str) -> None:
     """Play the match's runs (only mcts's ``colour``'s unless "both"), then print the table."""
-    runs = match_runs(games, visits, programs)
+    runs = match_runs(games, visits, programs, rave)
     for cfg in runs:  # resumable: a run folder that exists is completed, not replayed
         if colour != "both" and not cfg.name.endswith(f"-mcts-{colour}"):
             continue
@@ -142,15 +145,15 @@ def match(games: int, workers: int, visits, programs, out: Path, colour: str) ->
         print(
             f"<!-- {cfg.name}: {result.games_played} games in {time.perf_counter() - t:.0f} s -->"
         )
-    table(games, visits, programs, out)
+    table(games, visits, programs, rave, out)
 
 
-def table(games: int, visits, programs, out: Path) -> None:
+def table(games: int, visits, programs, rave: float, out: Path) -> None:
     """The match table from the games played so far (a pairing not complete says how many)."""
     print("| mcts visits | opponent | games | mcts wins | Wilson 95% | as Black | as White |")
     print("|---|---|---|---|---|---|---|")
     columns = ["winner_jpd_a", "ending", "engine_illegal"]
-    runs = match_runs(games, visits, programs)
+    runs = match_runs(games, visits, programs, rave)
     for black_run, white_run in zip(runs[::2], runs[1::2]):
         frames = {}
         for colour, cfg in (("B", black_run), ("W", white_run)):
@@ -203,6 +206,7 @@ def main() -> None:
     t.add_argument("--out", type=Path, default=Path("results/gtp_match"), help="run folders")
     for p in (m, t):
         p.add_argument("--engine", action="append", default=[], metavar="NAME=COMMAND")
+        p.add_argument("--rave", type=float, default=Player().rave, help="mcts's rave (0: none)")
     args = parser.parse_args()
     if args.what == "speed":
         speed(args.games, args.level)
@@ -210,9 +214,9 @@ def main() -> None:
     visits = [int(v) for v in args.visits.split(",")]
     programs = opponents([int(v) for v in args.levels.split(",") if v], args.engine)
     if args.what == "match":
-        match(args.games, args.workers, visits, programs, args.out, args.colour)
+        match(args.games, args.workers, visits, programs, args.rave, args.out, args.colour)
     else:
-        table(args.games, visits, programs, args.out)
+        table(args.games, visits, programs, args.rave, args.out)
 
 
 if __name__ == "__main__":

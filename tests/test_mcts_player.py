@@ -133,11 +133,12 @@ def test_rave_backs_up_the_moves_each_side_played_first():
 
 
 def test_rave_is_reproducible_and_changes_the_search():
-    """RAVE's statistics only exist for a player that uses them; its games depend on (seed,
-    game id) alone, and differ from the plain search's."""
+    """RAVE's statistics and its record of a simulation only exist for a player that uses
+    them; its games depend on (seed, game id) alone, and differ from the plain search's."""
     rules = Rules(5)
     rave = Player("mcts", visits=64, playout="random", rave=100)
-    assert new_tree(rules, 8, len(RAW_FIELDS)).amaf_n.shape == (2, 0)
+    plain_tree = new_tree(rules, 8, len(RAW_FIELDS))
+    assert plain_tree.amaf_n.shape == (2, 0) and plain_tree.seq.shape == (3, 0)
     ids = np.arange(4)
     one, m1 = play_batch(
         rules, seed=5, game_ids=ids, black=rave, white="pattern", record_moves=True

@@ -216,7 +216,8 @@ def _take(s, action, code):
 @njit(cache=True, _nrt=False)
 def finish(s, rng, params, seq, k):
     """Play ``s`` to its end with the playout policy (no voluntary virtual moves), writing each
-    real move's point and colour into ``seq`` from step ``k`` on; returns the steps written."""
+    real move's point and colour into ``seq`` from step ``k`` on while it has room (none
+    without RAVE); returns the steps written."""
     pattern = params[K_PLAYOUT] == PATTERN_PLAYOUT
     while s.tab[ST, ENDING] == 0:
         if pattern:
@@ -288,7 +289,8 @@ def search(g, s, tree, rng, params):
             e = _select(tree, t, nd, explore, rave)
             path[depth] = e
             action = np.int64(tree.edge[t, ACT, e])
-            seq[0, depth], seq[1, depth], seq[2, depth] = action, s.tab[ST, TO_MOVE], nd
+            if rave > 0.0:
+                seq[0, depth], seq[1, depth], seq[2, depth] = action, s.tab[ST, TO_MOVE], nd
             depth += 1
             _apply(s, action)
             child = tree.edge[t, CHILD, e]

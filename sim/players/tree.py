@@ -43,9 +43,10 @@ Tree = namedtuple(
         "amaf_n",  # int32[2, edges] with RAVE (else [2, 0]): the simulations through the
         # edge's node in which its mover played its action first, later in the simulation
         "amaf_w",  # float64[2, edges] with RAVE (else [2, 0]): their values (the mover's)
-        "seq",  # int64[3, depth]: a simulation's actions: point (-1: none), colour, the node
-        # it was chosen at (-1: in the playout)
-        "first",  # int64[(N+2)**2]: the colour that played each point first (from a step on)
+        "seq",  # int64[3, depth] with RAVE (else [3, 0]): a simulation's actions: point (-1:
+        # none), colour, the node it was chosen at (-1: in the playout)
+        "first",  # int64[(N+2)**2] with RAVE (else [0]): the colour that played each point
+        # first (from a step on)
     ],
 )
 
@@ -68,8 +69,8 @@ def new_tree(rules, visits: int, raw_fields: int, rave: bool = False) -> Tree:
         owned=np.zeros((2, 2, rules.board_size**2), np.int32),
         amaf_n=np.zeros((2, amaf), np.int32),
         amaf_w=np.zeros((2, amaf), np.float64),
-        seq=np.zeros((3, rules.max_actions + 2), np.int64),
-        first=np.zeros((rules.board_size + 2) ** 2, np.int64),
+        seq=np.zeros((3, (rules.max_actions + 2) if rave else 0), np.int64),
+        first=np.zeros((rules.board_size + 2) ** 2 if rave else 0, np.int64),
     )
 
 
