@@ -12,9 +12,10 @@ load is a one-line "interrupted" too.
 import argparse
 import importlib
 import os
+import signal
 import sys
 
-from sim import __version__
+from sim import __version__, interrupts
 from sim.errors import UserError
 
 
@@ -249,11 +250,18 @@ COMMANDS = {
 
 
 def main(argv=None) -> int:
+    with interrupts.handled(signal.SIGINT):
+        return _main(argv)
+
+
+def _main(argv) -> int:
     name = "jpdsim"
     try:
         args = parser().parse_args(argv)
         name += " " + args.command
-        status = importlib.import_module(COMMANDS[args.command]).main(args)
+        command = importlib.import_module(COMMANDS[args.command])
+        interrupts.check()  # a Ctrl-C while it loaded
+        status = command.main(args)
         sys.stdout.flush()  # now, so that a closed stdout is handled here, not at exit
         return status
     except UserError as err:
@@ -265,3 +273,12 @@ def main(argv=None) -> int:
     except BrokenPipeError:  # stdout closed early (| head): stop quietly, as a filter does
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no error at exit
         return 141
+    finally:
+        _forget_handled_interrupt()
+
+
+def _forget_handled_interrupt() -> None:
+    """Exit with our status even after a Ctrl-C we handled: CPython marks a Ctrl-C that stops
+    an ``exec`` of a string (as dataclasses build their methods while modules load) as never
+    handled, and then dies by SIGINT at exit; the next ``exec`` of a string clears the mark."""
+    exec("")

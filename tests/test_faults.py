@@ -12,10 +12,13 @@ import shutil
 import signal
 import subprocess
 import sys
+import time
+import weakref
 
 import pyarrow.parquet as pq
 import pytest
 
+from sim import interrupts
 from sim.cli import main as cli
 from sim.config import load_config
 from sim.dataset.check import check_run
@@ -116,6 +119,54 @@ def test_ctrl_c_and_sigterm_in_the_first_second(reference, config_file, tmp_path
         assert not err or one_line(err).startswith("jpdsim"), err
     assert run_cli(config_file, out / "3", "--resume", "--workers", "1") == 0
     assert digest(out / "3") == reference[1]
+
+
+def test_a_ctrl_c_that_python_drops_is_raised_again(capfd):
+    """A Ctrl-C whose KeyboardInterrupt lands where CPython drops errors (a weakref callback,
+    as while modules load) prints nothing and is raised by ``check``; one that was handled is
+    not; outside ``handled`` Python's own handler is back."""
+
+    class Thing:
+        pass
+
+    hook = sys.unraisablehook
+    with interrupts.handled(signal.SIGINT):
+        thing = Thing()
+        ref = weakref.ref(thing, lambda ref: os.kill(os.getpid(), signal.SIGINT))
+        del thing  # the callback runs, and its KeyboardInterrupt is dropped
+        assert ref() is None
+        assert capfd.readouterr().err == ""
+        with pytest.raises(KeyboardInterrupt):
+            interrupts.check()
+        interrupts.check()  # raised once
+        with pytest.raises(KeyboardInterrupt):
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(1)
+        interrupts.forget()  # handled
+        interrupts.check()
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    assert sys.unraisablehook is hook
+
+
+def test_a_handled_ctrl_c_in_exec_exits_with_the_status():
+    """CPython marks a Ctrl-C that stops an ``exec`` of a string (dataclasses, while modules
+    load) as never handled and dies by SIGINT at exit even when it was; the CLI clears the
+    mark, so that ``jpdsim`` exits with its status (130)."""
+    script = (
+        "import os, signal, sys\n"
+        "from sim.cli import _forget_handled_interrupt\n"
+        "try:\n"
+        "    exec('os.kill(os.getpid(), signal.SIGINT)\\nfor _ in range(10**8): pass')\n"
+        "except KeyboardInterrupt:\n"
+        "    pass\n"
+        "if sys.argv[1] == 'clear':\n"
+        "    _forget_handled_interrupt()\n"
+    )
+    status = {
+        how: subprocess.run([sys.executable, "-c", script, how], cwd=faults.ROOT).returncode
+        for how in ("clear", "keep")
+    }
+    assert status == {"clear": 0, "keep": -signal.SIGINT}
 
 
 # -- damaged bytes -------------------------------------------------------------------------

@@ -23,8 +23,9 @@ from sim.config import load_config
 from sim.dataset.check import RunState
 from sim.dataset.layout import LOG, format_ranges
 from sim.errors import UserError
+from sim.interrupts import Terminated
 from sim.run.folder import check_folder, same_run
-from sim.run.runner import Terminated, check_workers, run
+from sim.run.runner import check_workers, run
 
 _STOPPED = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated"}
 

@@ -18,10 +18,11 @@ How a run goes:
    scheduler the shards are tasks of its cluster instead (``sim.run.dask_backend``).
 3. The manifest is brought up to date as shards are written (at most about once a second), so
    a killed run's manifest is not far behind. Ctrl-C (or SIGTERM) terminates the workers
-   (which ignore SIGINT from their start: the runner decides), removes their temporary files,
-   marks the manifest "interrupted" and says how to resume. A worker that dies or fails is
-   reported with its shard; the run then ends with the list of missing shards and exit status
-   1. A manifest that cannot be written (disk full) is a one-line ``UserError``; so is a
+   (which start with SIGINT blocked, then ignore it: the runner decides), removes their
+   temporary files, marks the manifest "interrupted" and says how to resume; a Ctrl-C that a
+   library swallowed while loading is raised again (``sim.interrupts``). A worker that dies or
+   fails is reported with its shard; the run then ends with the list of missing shards and exit
+   status 1. A manifest that cannot be written (disk full) is a one-line ``UserError``; so is a
    worker's ``UserError`` (a full disk, a GTP program whose games keep ending
    ``engine_error``), which stops the run: no more shards, the manifest "stopped" with the
    reason in ``stopped_because``.

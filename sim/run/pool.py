@@ -16,10 +16,10 @@ import logging
 import logging.handlers
 import multiprocessing
 import multiprocessing.connection
+import multiprocessing.resource_tracker
 import os
 import signal
 import sys
-import threading
 import time
 import traceback
 from collections import deque
@@ -28,6 +28,7 @@ from pathlib import Path
 
 from sim.config import RunConfig, config_from_dict
 from sim.errors import UserError
+from sim.interrupts import check, in_main_thread
 from sim.program import close_all, kill_all
 from sim.run.shard import play_shard
 
@@ -71,6 +72,8 @@ def _killed(signum, frame) -> None:
 
 def _worker_main(conn, run_dir: str, cfg_dict: dict, parent_pid: int) -> None:
     _die_with_parent(parent_pid)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # discards a Ctrl-C that waited (_sigint_blocked)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     signal.signal(signal.SIGTERM, _killed)
     root = logging.getLogger()
     root.handlers[:] = [logging.handlers.QueueHandler(_PipeQueue(conn))]
@@ -120,27 +123,20 @@ def _worker_main(conn, run_dir: str, cfg_dict: dict, parent_pid: int) -> None:
 
 
 @contextlib.contextmanager
-def _sigint_ignored():
-    """Start processes that ignore SIGINT from their first instruction: an ignored signal stays
-    ignored across exec, and Python then installs no KeyboardInterrupt handler, so a Ctrl-C
-    while a worker imports prints nothing there (the parent decides what Ctrl-C does). SIGINT
-    is blocked here meanwhile, so a Ctrl-C during a start waits instead of being lost (Linux
-    keeps a blocked signal pending even while it is ignored) and reaches the parent's handler
-    once it is back."""
+def _sigint_blocked():
+    """Start processes with SIGINT blocked: the mask is inherited across fork and exec, so a
+    Ctrl-C while a worker starts and imports waits there, and the worker, once it runs, ignores
+    it (the parent decides what Ctrl-C does). Only this thread blocks it: a Ctrl-C meanwhile
+    reaches the parent's handler through another thread, or once it is unblocked here."""
     if not in_main_thread():
         yield
         return
+    multiprocessing.resource_tracker.ensure_running()  # first: starting it unblocks SIGINT
     mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, handler)
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)
-
-
-def in_main_thread() -> bool:
-    return threading.current_thread() is threading.main_thread()
 
 
 @dataclass
@@ -198,7 +194,7 @@ class Pool:
             daemon=True,
             args=(child, self.run_dir, self.cfg_dict, os.getpid()),
         )
-        with _sigint_ignored():
+        with _sigint_blocked():
             proc.start()
         child.close()
         w = _Worker(proc, parent)
@@ -254,6 +250,7 @@ class Pool:
 
     def run(self) -> None:
         while self.workers:
+            check()  # a Ctrl-C that was lost on its way (sim.interrupts)
             ready = multiprocessing.connection.wait(
                 [w.conn for w in self.workers] + [w.proc.sentinel for w in self.workers], 1.0
             )

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from multiprocessing_logging import MultiProcessingHandler
 
+from sim import interrupts
 from sim.config import RunConfig
 from sim.dataset.check import RunState, check_run
 from sim.dataset.layout import LOG
@@ -24,7 +25,7 @@ from sim.dataset.manifest import environment, now
 from sim.errors import UserError
 from sim.run import folder
 from sim.run.dask_backend import run_on_dask
-from sim.run.pool import Pool, in_main_thread
+from sim.run.pool import Pool
 from sim.run.shard import compile_kernels
 
 log = logging.getLogger("jpdsim.runner")
@@ -53,14 +54,6 @@ def _import_pandas() -> None:
         if isinstance(err.__cause__, KeyboardInterrupt):
             raise err.__cause__ from None
         raise
-
-
-class Terminated(KeyboardInterrupt):
-    """SIGTERM, handled as Ctrl-C."""
-
-
-def _raise_terminated(signum, frame):
-    raise Terminated()
 
 
 class _LogFile(logging.FileHandler):
@@ -92,12 +85,7 @@ def run(
     run_dir = Path(run_dir)
     if workers < 1:
         raise UserError(f"option --workers: must be >= 1, got {workers}")
-    old_term = (
-        signal.signal(signal.SIGTERM, _raise_terminated)
-        if hasattr(signal, "SIGTERM") and in_main_thread()
-        else None
-    )
-    try:
+    with interrupts.handled(signal.SIGTERM):
         _check_engines(cfg)
         _check_setups(cfg)
         compile_kernels(cfg.play_kwargs(), cfg.engines)  # here, not in each worker at once
@@ -107,9 +95,6 @@ def run(
             return _run_locked(cfg, run_dir, workers, resume, progress, config_file, scheduler)
         finally:
             lock.close()
-    finally:
-        if old_term is not None:
-            signal.signal(signal.SIGTERM, old_term)
 
 
 #: What a worker takes before its search trees (Python, numpy, numba, pyarrow, the kernels).
@@ -311,11 +296,10 @@ def _run_locked(cfg, run_dir, workers, resume, progress, config_file, scheduler)
             _import_pandas()
             pool.run()
     except KeyboardInterrupt as err:
-        result.interrupted = signal.SIGTERM if isinstance(err, Terminated) else signal.SIGINT
-        log.warning(
-            "%s: stopping the workers",
-            "terminated" if isinstance(err, Terminated) else "interrupted",
-        )
+        interrupts.forget()
+        terminated = isinstance(err, interrupts.Terminated)
+        result.interrupted = signal.SIGTERM if terminated else signal.SIGINT
+        log.warning("%s: stopping the workers", "terminated" if terminated else "interrupted")
     finally:
         if pool is not None:
             pool.terminate()

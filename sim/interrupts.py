@@ -1,0 +1,64 @@
+"""Ctrl-C and SIGTERM that are never lost.
+
+Python's Ctrl-C raises KeyboardInterrupt wherever the main thread happens to be. While C
+extensions load, that can be code whose errors are dropped (CPython ignores an exception
+raised in a weakref callback, and some Cython modules discard errors as they set up), and the
+command would go on as if no Ctrl-C had come, or print a traceback. Within ``handled``, the
+signals raise and are remembered, and one that CPython drops is not printed; ``check`` raises
+it again, where a command starts its long work and once a second while a run waits for its
+workers.
+"""
+
+import contextlib
+import signal
+import sys
+import threading
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, handled as Ctrl-C."""
+
+
+_raised: list[KeyboardInterrupt] = []  # by the handler and not yet handled
+
+
+def _raise(signum, frame):
+    exc = Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
+    _raised.append(exc)
+    raise exc
+
+
+def in_main_thread() -> bool:
+    """Whether signals can be handled here (Python runs their handlers in its main thread)."""
+    return threading.current_thread() is threading.main_thread()
+
+
+@contextlib.contextmanager
+def handled(signum: int):
+    """Within: ``signum`` (SIGINT or SIGTERM) raises KeyboardInterrupt (``Terminated``) and is
+    remembered, unless this is not the main thread or SIGINT is not Python's (an ignored
+    Ctrl-C stays ignored)."""
+    default = signal.default_int_handler if signum == signal.SIGINT else signal.SIG_DFL
+    if not in_main_thread() or signal.getsignal(signum) is not default:
+        yield
+        return
+    hook = sys.unraisablehook
+    sys.unraisablehook = lambda u: None if u.exc_value in _raised else hook(u)
+    signal.signal(signum, _raise)
+    try:
+        yield
+    finally:
+        signal.signal(signum, default)
+        sys.unraisablehook = hook
+        _raised.clear()
+
+
+def check() -> None:
+    """Raise again a Ctrl-C or SIGTERM that was raised and not handled."""
+    if _raised:
+        raise _raised.pop()
+
+
+def forget() -> None:
+    """Call where an interrupt is handled: ``check`` does not raise it again."""
+    _raised.clear()
