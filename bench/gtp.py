@@ -41,8 +41,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from analysis.load import IncompleteRunWarning, load_runs  # noqa: E402
 from analysis.stats import wilson  # noqa: E402
 from sim.config import config_from_dict  # noqa: E402
+from sim.errors import UserError  # noqa: E402
 from sim.gtp.engine import GtpEngine, engine_seed  # noqa: E402
 from sim.player import Player, PlayerError  # noqa: E402
+from sim.program import named_command  # noqa: E402
 from sim.referee import play_refereed  # noqa: E402
 from sim.rules import Rules  # noqa: E402
 from sim.run.runner import run  # noqa: E402
@@ -99,11 +101,11 @@ def opponents(levels, engines) -> list[Player]:
     ``engines``."""
     programs = [gnugo(level) for level in levels]
     for pair in engines:
-        name, sep, command = pair.partition("=")
-        if not sep or not name.strip() or not command.strip():
-            sys.exit(f"--engine {pair}: expected NAME=COMMAND")
         try:
-            programs.append(Player("gtp", command=command, label=name.strip()))
+            name, command = named_command("--engine", pair)
+            programs.append(Player("gtp", command=command, label=name))
+        except UserError as e:
+            sys.exit(str(e))
         except PlayerError as e:
             sys.exit(f"--engine {pair}: {e}")
     return programs

@@ -15,7 +15,8 @@
 ``strength``: pairings (``PAIRS``, or ``--pairs A:B,...``), each colour half of the games, at
 the default komi; wins under jpd_a with Wilson 95% intervals. Games are split among
 ``--workers`` processes by id. A player is ``random``, ``pattern`` or ``mctsV`` (V visits), with
-``raveK`` for RAVE at equivalence K (``mcts1000rave1000``).
+``raveK`` for RAVE at equivalence K (left out: none, the search before it) and ``exploreC`` for
+the exploration constant C (left out: the default), e.g. ``mcts1000rave1000explore0.5``.
 """
 
 import argparse
@@ -52,10 +53,11 @@ def player(name: str) -> Player:
     """The player a bench name stands for (the module docstring)."""
     if name in ("random", "pattern"):
         return Player(name)
-    found = re.fullmatch(r"mcts(\d+)(?:rave(\d+))?", name)
+    found = re.fullmatch(r"mcts(\d+)(?:rave(\d+))?(?:explore([\d.]+))?", name)
     if not found:
-        sys.exit(f"unknown player {name!r}: random, pattern, mctsV or mctsVraveK")
-    return Player("mcts", visits=int(found[1]), rave=float(found[2] or 0))
+        sys.exit(f"unknown player {name!r}: random, pattern, mctsV[raveK][exploreC]")
+    rave, explore = float(found[2] or 0), float(found[3] or Player().explore)
+    return Player("mcts", visits=int(found[1]), rave=rave, explore=explore)
 
 
 @njit(cache=True)

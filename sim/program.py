@@ -37,6 +37,15 @@ class EngineUnusable(UserError):
     run's rules, and the run stops."""
 
 
+def named_command(option: str, text: str) -> tuple[str, str]:
+    """(NAME, COMMAND) of an option's value ``NAME=COMMAND`` (``--engine``); a UserError naming
+    ``option`` otherwise."""
+    name, sep, command = text.partition("=")
+    if not sep or not name.strip() or not command.strip():
+        raise UserError(f"{option} {text}: expected NAME=COMMAND")
+    return name.strip(), command
+
+
 def resolve(command) -> list[str]:
     """The argument list of ``command`` (a string, split as a shell would, or a list) with
     its program found on PATH or in EXTRA_PATH; EngineError if it is not there or cannot be

@@ -360,7 +360,8 @@ def test_timeouts_are_player_options():
 def test_replay_of_a_stored_game_runs_no_command_from_the_folder(tmp_path, capsys):
     """`replay --run` of a GTP program's game starts no program that the run folder names:
     the stored moves are judged by the rules alone, and the output says so; an altered move
-    is found. `--engine NAME=COMMAND` re-plays it with the command given."""
+    is found. `--engine NAME=COMMAND` re-plays it with the command given (anything else is one
+    line)."""
     log = tmp_path / "pids"
     config = gtp_config(tmp_path / "c.toml", fake_command("pass", "--pids", log), games=4)
     out = tmp_path / "run"
@@ -377,6 +378,8 @@ def test_replay_of_a_stored_game_runs_no_command_from_the_folder(tmp_path, capsy
     assert result["matches"] is True and result["engine_rerun"] is True and len(pids(log)) == 1
     assert cli(["replay", "--run", str(out), "--game", "2", "--engine", "gnugo=gnugo"]) == 2
     assert "no gtp player named 'gnugo' (its gtp players: fake)" in capsys.readouterr().err
+    assert cli(["replay", "--run", str(out), "--game", "2", "--engine", "fake"]) == 2
+    assert capsys.readouterr().err == "jpdsim replay: error: --engine fake: expected NAME=COMMAND\n"
     moves = out / "moves" / "part-00001.parquet"
     table = pq.read_table(moves)
     actions = table["actions"].to_pylist()

@@ -29,6 +29,7 @@ from sim.coords import (
 )
 from sim.engine.game import Game
 from sim.errors import UserError
+from sim.program import named_command
 from sim.rules import RuleError, Rules
 from sim.setups import Setup, load_setup
 
@@ -116,12 +117,7 @@ def _stored(args) -> int:
     """Print the comparison of a stored game with its re-play; 0 if they match, 1 if not."""
     if args.run is None or args.game is None or args.moves or args.from_file:
         raise UserError("--run and --game go together, without moves or --from-file")
-    commands = {}
-    for pair in args.engine:
-        name, sep, command = pair.partition("=")
-        if not sep or not name.strip() or not command.strip():
-            raise UserError(f"--engine {pair}: expected NAME=COMMAND")
-        commands[name.strip()] = command
+    commands = dict(named_command("--engine", pair) for pair in args.engine)
     from sim.run.stored import replay_stored  # the dataset layer (pyarrow) only for stored games
 
     result = replay_stored(args.run, args.game, commands)
