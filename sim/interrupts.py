@@ -6,10 +6,11 @@ raised in a weakref callback, and some Cython modules discard errors as they set
 command would go on as if no Ctrl-C had come, or print a traceback. Within ``handled``, the
 signals raise and are remembered, and one that CPython drops is not printed; ``check`` raises
 it again, where a command starts its long work and once a second while a run waits for its
-workers.
+workers. Within ``deferred``, a signal waits for the end of the block.
 """
 
 import contextlib
+import os
 import signal
 import sys
 import threading
@@ -51,6 +52,32 @@ def handled(signum: int):
         signal.signal(signum, default)
         sys.unraisablehook = hook
         _raised.clear()
+
+
+@contextlib.contextmanager
+def deferred():
+    """Within: a Ctrl-C or SIGTERM is held, then handled as it would have been once the block
+    is done; for code that an exception must not stop half-way (starting a process or a
+    thread: the child would wait for a message that never comes)."""
+    if not in_main_thread():
+        yield
+        return
+    held = []
+    handlers = {
+        signum: signal.signal(signum, lambda signum, frame: held.append(signum))
+        for signum in (signal.SIGINT, signal.SIGTERM)
+    }
+    try:
+        yield
+    finally:
+        for signum, handler in handlers.items():
+            signal.signal(signum, handler)
+    for signum in held[:1]:
+        handler = handlers[signum]
+        if callable(handler):
+            handler(signum, None)
+        elif handler == signal.SIG_DFL:
+            os.kill(os.getpid(), signum)
 
 
 def check() -> None:

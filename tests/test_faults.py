@@ -124,7 +124,8 @@ def test_ctrl_c_and_sigterm_in_the_first_second(reference, config_file, tmp_path
 def test_a_ctrl_c_that_python_drops_is_raised_again(capfd):
     """A Ctrl-C whose KeyboardInterrupt lands where CPython drops errors (a weakref callback,
     as while modules load) prints nothing and is raised by ``check``; one that was handled is
-    not; outside ``handled`` Python's own handler is back."""
+    not; one within ``deferred`` is raised at its end; outside ``handled`` Python's own handler
+    is back."""
 
     class Thing:
         pass
@@ -144,6 +145,13 @@ def test_a_ctrl_c_that_python_drops_is_raised_again(capfd):
             time.sleep(1)
         interrupts.forget()  # handled
         interrupts.check()
+        done = []
+        with pytest.raises(KeyboardInterrupt):
+            with interrupts.deferred():  # held until the block is done
+                os.kill(os.getpid(), signal.SIGINT)
+                time.sleep(0.1)
+                done.append(True)
+        assert done and signal.getsignal(signal.SIGINT) is not signal.default_int_handler
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
     assert sys.unraisablehook is hook
 

@@ -28,7 +28,7 @@ from pathlib import Path
 
 from sim.config import RunConfig, config_from_dict
 from sim.errors import UserError
-from sim.interrupts import check, in_main_thread
+from sim.interrupts import check, deferred, in_main_thread
 from sim.program import close_all, kill_all
 from sim.run.shard import play_shard
 
@@ -72,7 +72,7 @@ def _killed(signum, frame) -> None:
 
 def _worker_main(conn, run_dir: str, cfg_dict: dict, parent_pid: int) -> None:
     _die_with_parent(parent_pid)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # discards a Ctrl-C that waited (_sigint_blocked)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # drops a Ctrl-C that waited (_sigint_blocked)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     signal.signal(signal.SIGTERM, _killed)
     root = logging.getLogger()
@@ -126,8 +126,7 @@ def _worker_main(conn, run_dir: str, cfg_dict: dict, parent_pid: int) -> None:
 def _sigint_blocked():
     """Start processes with SIGINT blocked: the mask is inherited across fork and exec, so a
     Ctrl-C while a worker starts and imports waits there, and the worker, once it runs, ignores
-    it (the parent decides what Ctrl-C does). Only this thread blocks it: a Ctrl-C meanwhile
-    reaches the parent's handler through another thread, or once it is unblocked here."""
+    it (the parent decides what Ctrl-C does)."""
     if not in_main_thread():
         yield
         return
@@ -194,7 +193,7 @@ class Pool:
             daemon=True,
             args=(child, self.run_dir, self.cfg_dict, os.getpid()),
         )
-        with _sigint_blocked():
+        with deferred(), _sigint_blocked():  # no signal stops the start half-way
             proc.start()
         child.close()
         w = _Worker(proc, parent)

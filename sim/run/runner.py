@@ -213,9 +213,10 @@ def _run_locked(cfg, run_dir, workers, resume, progress, config_file, scheduler)
     done = set(state.done) if state else set()
     pending = [i for i in range(cfg.n_shards) if i not in done]
 
-    handler = MultiProcessingHandler(
-        "jpdsim-run-log", sub_handler=_LogFile(run_dir / LOG, encoding="utf-8")
-    )
+    with interrupts.deferred():  # its thread started, or no handler at all
+        handler = MultiProcessingHandler(
+            "jpdsim-run-log", sub_handler=_LogFile(run_dir / LOG, encoding="utf-8")
+        )
     handler.setFormatter(logging.Formatter(_LOG_FORMAT))
     top = logging.getLogger("jpdsim")
     old_level = top.level
