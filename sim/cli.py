@@ -10,7 +10,6 @@ load is a one-line "interrupted" too.
 """
 
 import argparse
-import importlib
 import os
 import signal
 import sys
@@ -259,9 +258,7 @@ def _main(argv) -> int:
     try:
         args = parser().parse_args(argv)
         name += " " + args.command
-        command = importlib.import_module(COMMANDS[args.command])
-        interrupts.check()  # a Ctrl-C while it loaded
-        status = command.main(args)
+        status = interrupts.load(COMMANDS[args.command]).main(args)
         sys.stdout.flush()  # now, so that a closed stdout is handled here, not at exit
         return status
     except UserError as err:

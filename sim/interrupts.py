@@ -5,11 +5,13 @@ extensions load, that can be code whose errors are dropped (CPython ignores an e
 raised in a weakref callback, and some Cython modules discard errors as they set up), and the
 command would go on as if no Ctrl-C had come, or print a traceback. Within ``handled``, the
 signals raise and are remembered, and one that CPython drops is not printed; ``check`` raises
-it again, where a command starts its long work and once a second while a run waits for its
-workers. Within ``deferred``, a signal waits for the end of the block.
+it again: after a module loads (``load``, which also unwraps a signal that a loading module
+turned into another error) and once a second while a run waits for its workers. Within
+``deferred``, a signal waits for the end of the block.
 """
 
 import contextlib
+import importlib
 import os
 import signal
 import sys
@@ -84,6 +86,21 @@ def check() -> None:
     """Raise again a Ctrl-C or SIGTERM that was raised and not handled."""
     if _raised:
         raise _raised.pop()
+
+
+def load(name: str):
+    """``importlib.import_module(name)``, and a signal while it loads raised as the signal: also
+    where the loading code dropped it, or turned it into another error (a RuntimeError that
+    wraps it, from a class's ``__set_name__``; an ImportError, from a Cython module)."""
+    try:
+        module = importlib.import_module(name)
+    except Exception as err:
+        if isinstance(err.__cause__, KeyboardInterrupt):
+            raise err.__cause__ from None
+        check()
+        raise
+    check()
+    return module
 
 
 def forget() -> None:

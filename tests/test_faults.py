@@ -156,6 +156,28 @@ def test_a_ctrl_c_that_python_drops_is_raised_again(capfd):
     assert sys.unraisablehook is hook
 
 
+def test_a_ctrl_c_that_a_loading_module_turns_into_another_error(tmp_path, monkeypatch):
+    """``interrupts.load``: a Ctrl-C that a module's import wraps in a RuntimeError, or turns
+    into an ImportError (as Cython modules do), comes out as the Ctrl-C; other errors stay."""
+    (tmp_path / "wraps.py").write_text("raise RuntimeError('set_name') from KeyboardInterrupt()\n")
+    (tmp_path / "turns.py").write_text(
+        "import os, signal, time\n"
+        "try:\n"
+        "    os.kill(os.getpid(), signal.SIGINT)\n"
+        "    time.sleep(1)\n"
+        "except BaseException:\n"
+        "    raise ImportError('multiarray failed to import') from None\n"
+    )
+    (tmp_path / "broken.py").write_text("raise ImportError('really broken')\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with interrupts.handled(signal.SIGINT):
+        for name in ("wraps", "turns"):
+            with pytest.raises(KeyboardInterrupt):
+                interrupts.load(name)
+        with pytest.raises(ImportError, match="really broken"):
+            interrupts.load("broken")
+
+
 def test_a_handled_ctrl_c_in_exec_exits_with_the_status():
     """CPython marks a Ctrl-C that stops an ``exec`` of a string (dataclasses, while modules
     load) as never handled and dies by SIGINT at exit even when it was; the CLI clears the

@@ -44,18 +44,6 @@ class RunResult:
     seconds: float = 0.0
 
 
-def _import_pandas() -> None:
-    """Load pandas now (pyarrow's Parquet reader loads it for the final check: here it loads
-    while the workers start, not after they end). A signal that lands inside the import's
-    class creation comes out wrapped in a RuntimeError (``__set_name__``): unwrap it."""
-    try:
-        import pandas  # noqa: F401
-    except RuntimeError as err:
-        if isinstance(err.__cause__, KeyboardInterrupt):
-            raise err.__cause__ from None
-        raise
-
-
 class _LogFile(logging.FileHandler):
     """run.log; a record that cannot be written (disk full) is dropped, not printed to stderr
     with a traceback (the runner's error says what went wrong)."""
@@ -294,7 +282,9 @@ def _run_locked(cfg, run_dir, workers, resume, progress, config_file, scheduler)
             bar.set_postfix_str("starting workers")
             pool = Pool(cfg, run_dir, workers, pending, on_done, result.failures, on_stop)
             pool.start()
-            _import_pandas()
+            # pyarrow's Parquet reader loads pandas for the final check: load it while the
+            # workers start, not after they end
+            interrupts.load("pandas")
             pool.run()
     except KeyboardInterrupt as err:
         interrupts.forget()
