@@ -24,6 +24,7 @@ from sim.katago.rules import query_rules
 from sim.player import Player, PlayerError
 from sim.rules import Rules
 from tests import faults
+from tests.conftest import without_compile_notes
 from tests.test_referee import assert_rows_replay, gone, pids
 
 FAKE = Path(__file__).parent / "data" / "fake_katago.py"
@@ -372,7 +373,7 @@ def test_a_run_whose_games_keep_ending_engine_error_stops(model, tmp_path, capsy
     c = config(tmp_path / "c.toml", model, fake_command("error", "--at", ":2"), games=40)
     out = tmp_path / "run"
     assert run(c, out, "--workers", "1") == 2
-    err = capsys.readouterr().err
+    err = without_compile_notes(capsys.readouterr().err)
     assert err.count("\n") == 1, err
     assert f"kata: {GIVE_UP_AFTER} games in a row ended engine_error" in err
     assert "error answer: fake error" in err and "--resume" in err

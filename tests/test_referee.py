@@ -26,6 +26,7 @@ from sim.player import Player, PlayerError
 from sim.referee import play_refereed
 from sim.rules import Rules
 from tests import faults
+from tests.conftest import without_compile_notes
 from tests.reference import RefGame
 from tests.test_engine_vs_reference import none_for_nan
 
@@ -286,7 +287,7 @@ def test_a_run_whose_games_keep_ending_engine_error_stops(tmp_path, capsys):
     out = tmp_path / "run"
     argv = ["run", str(config), "--out", str(out), "--workers", "1", "--no-progress"]
     assert cli(argv) == 2
-    err = capsys.readouterr().err
+    err = without_compile_notes(capsys.readouterr().err)
     assert err.count("\n") == 1, err
     assert f"fake: {GIVE_UP_AFTER} games in a row ended engine_error" in err
     assert "'play b" in err and "refused: illegal move" in err and "--resume" in err
