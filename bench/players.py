@@ -1,6 +1,6 @@
 """Speed and strength of the players on 9x9, printed as figures and ratios (one thread each).
 
-    python bench/players.py speed [--games N]
+    python bench/players.py speed [--games N] [--mcts-games M]
     python bench/players.py strength [--games N] [--workers K] [--pairs a,b,...]
 
 ``speed``:
@@ -8,15 +8,17 @@
 - playouts/s of each playout policy, bare (``copy_game`` + playout + value, from positions
   after 0, 20 and 40 pattern moves) and inside the search (``mcts.search``, 1000 visits, a
   fresh tree), and their ratio (the tree's overhead);
-- mcts self-play games/s at 1000 visits, per playout;
+- mcts self-play games/s and actions/s at 1000 visits (``--mcts-games``, 8), per playout,
+  with and without RAVE and the early stop (the last row is the default player);
 - the anchors measured for Pachi 12.90 on this machine (one thread, 9x9): its heavy "moggy"
   playouts 18,000/s flat and 13,400/s in its tree search, its light playouts 72,000/s flat.
 
 ``strength``: pairings (``PAIRS``, or ``--pairs A:B,...``), each colour half of the games, at
 the default komi; wins under jpd_a with Wilson 95% intervals. Games are split among
 ``--workers`` processes by id. A player is ``random``, ``pattern`` or ``mctsV`` (V visits), with
-``raveK`` for RAVE at equivalence K (left out: none, the search before it) and ``exploreC`` for
-the exploration constant C (left out: the default), e.g. ``mcts1000rave1000explore0.5``.
+``raveK`` for RAVE at equivalence K (left out: none, the search before it), ``exploreC`` for
+the exploration constant C (left out: the default) and ``stop`` for ``stop_early`` (left out:
+false, the search before it), e.g. ``mcts1000rave1000explore0.5`` or ``mcts1000rave1000stop``.
 """
 
 import argparse
@@ -46,6 +48,13 @@ from sim.schema import RAW_FIELDS  # noqa: E402
 from sim.selfplay import play_batch  # noqa: E402
 
 PACHI = {"moggy flat": 18_000, "moggy in tree": 13_400, "light flat": 72_000}
+#: mcts self-play rows of ``speed``: (playout, rave, stop_early); the last is the default player.
+SELF_PLAY = (
+    ("random", 0, False),
+    ("pattern", 0, False),
+    ("pattern", 1000, False),
+    ("pattern", 1000, True),
+)
 PAIRS = (("pattern", "random"), ("mcts1000", "pattern"), ("mcts4000", "mcts1000"))
 
 
@@ -53,11 +62,12 @@ def player(name: str) -> Player:
     """The player a bench name stands for (the module docstring)."""
     if name in ("random", "pattern"):
         return Player(name)
-    found = re.fullmatch(r"mcts(\d+)(?:rave(\d+))?(?:explore([\d.]+))?", name)
+    found = re.fullmatch(r"mcts(\d+)(?:rave(\d+))?(?:explore([\d.]+))?(stop)?", name)
     if not found:
-        sys.exit(f"unknown player {name!r}: random, pattern, mctsV[raveK][exploreC]")
+        sys.exit(f"unknown player {name!r}: random, pattern, mctsV[raveK][exploreC][stop]")
     rave, explore = float(found[2] or 0), float(found[3] or Player().explore)
-    return Player("mcts", visits=int(found[1]), rave=rave, explore=explore)
+    visits, stop = int(found[1]), bool(found[4])
+    return Player("mcts", visits=visits, rave=rave, explore=explore, stop_early=stop)
 
 
 @njit(cache=True)
@@ -80,7 +90,7 @@ def opening(g, rng, moves, setup):
         apply_action(g, action, code)
 
 
-def speed(games: int) -> None:
+def speed(games: int, games_mcts: int) -> None:
     rules = Rules(9)
     ids = np.arange(games)
     rates = {}
@@ -123,15 +133,17 @@ def speed(games: int) -> None:
             )
     for name, rate in PACHI.items():
         print(f"anchor Pachi 12.90 {name}: {rate:,}/s")
-    for playout, rave in (("random", 0), ("pattern", 0), ("pattern", 1000)):
-        p = Player("mcts", visits=visits, playout=playout, rave=rave)
+    for playout, rave, stop in SELF_PLAY:
+        p = Player("mcts", visits=visits, playout=playout, rave=rave, stop_early=stop)
         play_batch(rules, seed=1, game_ids=np.arange(1), black=p, white=p)
         t = time.perf_counter()
-        cols, _ = play_batch(rules, seed=2, game_ids=np.arange(8), black=p, white=p)
+        cols, _ = play_batch(rules, seed=2, game_ids=np.arange(games_mcts), black=p, white=p)
         dt = time.perf_counter() - t
+        actions = cols["actions"].sum()
         print(
-            f"mcts({visits}, {playout}, rave {rave}) self-play: {8 / dt:.2f} games/s "
-            f"({cols['actions'].mean():.0f} actions a game; floor 0.5 games/s)"
+            f"mcts({visits}, {playout}, rave {rave}, stop_early {stop}) self-play: "
+            f"{games_mcts / dt:.2f} games/s, {actions / dt:.1f} actions/s "
+            f"({actions / games_mcts:.0f} actions a game; floor 0.5 games/s)"
         )
 
 
@@ -171,13 +183,14 @@ def main() -> None:
     sub = parser.add_subparsers(dest="what", required=True)
     s = sub.add_parser("speed")
     s.add_argument("--games", type=int, default=3000)
+    s.add_argument("--mcts-games", type=int, default=8)
     t = sub.add_parser("strength")
     t.add_argument("--games", type=int, default=200)
     t.add_argument("--workers", type=int, default=2)
     t.add_argument("--pairs", default=",".join(f"{a}:{b}" for a, b in PAIRS))
     args = parser.parse_args()
     if args.what == "speed":
-        speed(args.games)
+        speed(args.games, args.mcts_games)
     else:
         pairs = [tuple(p.split(":")) for p in args.pairs.split(",")]
         strength(args.games, args.workers, pairs)

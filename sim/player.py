@@ -20,6 +20,10 @@ rave            RAVE's equivalence visits: an edge's value     1000
                 blends in its all-moves-as-first value with
                 weight ñ / (ñ + n + n·ñ / rave); 0 (no RAVE,
                 the search before 2026-12-01)..10^6
+stop_early      end a move's search once its most visited move  true
+                cannot change in the simulations left (the
+                move is the same, found sooner); false: every
+                simulation, as before 2026-12-02
 *kofight*
 threat_rate     probability of a virtual move (the ko threat)  0.5
                 when the repetition rule bans every recapture
@@ -102,6 +106,7 @@ class Player:
     resign_below: float = 0.0
     explore: float = 1.0
     rave: float = 1000.0
+    stop_early: bool = True
     command: tuple = ()
     label: str = ""
     genmove_timeout: float = 30.0
@@ -124,6 +129,8 @@ class Player:
         object.__setattr__(self, "explore", _number("explore", self.explore, 0, 100))
         object.__setattr__(self, "rave", _number("rave", self.rave, 0, 1e6))
         object.__setattr__(self, "threat_rate", _number("threat_rate", self.threat_rate, 0, 1))
+        if not isinstance(self.stop_early, bool):
+            raise PlayerError("stop_early", f"must be true or false, got {self.stop_early!r}")
         for key in _TIMEOUTS:
             object.__setattr__(self, key, _number(key, getattr(self, key), 0.1, 3600))
         if self.komi_to_engine is not None:
@@ -211,7 +218,7 @@ class Player:
     def name(self) -> str:
         """The canonical string: the kind, and every parameter in order (but ``_NOT_NAMED``,
         and a ``LEGACY`` parameter at its legacy value), e.g.
-        ``mcts(visits=1000,playout=pattern,play_for=jpd_a,resign_below=0,explore=1,rave=1000)``."""
+        ``mcts(visits=1000,playout=pattern,play_for=jpd_a,resign_below=0,explore=1,rave=1000,stop_early=True)``."""
         if not self.parameters:
             return self.kind
         values = []
@@ -231,7 +238,7 @@ _NOT_NAMED = ("startup_timeout", "command_timeout", "move_timeout", "in_flight")
 #: Parameters added after runs were stored, with the value that plays as before they existed:
 #: left out of the canonical name at that value (the rows of older runs keep their players'
 #: names), and taken where a stored config lacks them (``Player.from_table``).
-LEGACY = {"sample_moves": 0, "rave": 0.0}
+LEGACY = {"sample_moves": 0, "rave": 0.0, "stop_early": False}
 
 #: The variants of the batch kernel (``sim.batch``), by what the players need, as a user reads
 #: them.

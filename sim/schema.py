@@ -55,7 +55,10 @@ PLAYER_TABLE = {
     "random": ((), True),
     "capture": ((), True),
     "pattern": ((), True),
-    "mcts": (("visits", "playout", "play_for", "resign_below", "explore", "rave"), True),
+    "mcts": (
+        ("visits", "playout", "play_for", "resign_below", "explore", "rave", "stop_early"),
+        True,
+    ),
     "gtp": (
         (
             "name",

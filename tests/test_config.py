@@ -218,7 +218,8 @@ def test_players_tables(tmp_path):
     assert cfg.black == Player("mcts", visits=200, play_for="jpd_b")
     assert cfg.white == Player("pattern")
     assert cfg.black.name == (
-        "mcts(visits=200,playout=pattern,play_for=jpd_b,resign_below=0,explore=1,rave=1000)"
+        "mcts(visits=200,playout=pattern,play_for=jpd_b,resign_below=0,explore=1,rave=1000,"
+        "stop_early=True)"
     )
     assert cfg.white.name == "pattern"
     assert cfg.to_dict()["players"] == {
@@ -230,6 +231,7 @@ def test_players_tables(tmp_path):
             "resign_below": 0.0,
             "explore": 1.0,
             "rave": 1000.0,
+            "stop_early": True,
         },
         "white": {"kind": "pattern"},
     }
@@ -275,33 +277,36 @@ def test_gtp_player_tables(tmp_path):
 
 
 def test_parameters_added_later_keep_older_runs_as_they_were(tmp_path, capsys):
-    """A player's parameter added after runs were stored (``sim.player.LEGACY``: RAVE,
-    KataGo's sampled openings) is left out of the name at the value that plays as before, so
-    the rows of older runs keep their players' names; a stored config (a manifest) that lacks
-    it plays with that value, a new config with the default; resuming an older run with a new
-    config that differs there is refused, naming the key."""
+    """A player's parameter added after runs were stored (``sim.player.LEGACY``: RAVE, the
+    early stop, KataGo's sampled openings) is left out of the name at the value that plays as
+    before, so the rows of older runs keep their players' names; a stored config (a manifest)
+    that lacks it plays with that value, a new config with the default; resuming an older run
+    with a new config that differs there is refused, naming the key."""
     from analysis.load import load_runs
     from sim.cli import main as cli
 
     old = {"kind": "mcts", "visits": 16}
-    assert Player.from_table(old, stored=True).rave == 0.0
-    assert Player.from_table(old).rave == Player().rave > 0
+    stored = Player.from_table(old, stored=True)
+    assert (stored.rave, stored.stop_early) == (0.0, False)
+    assert Player.from_table(old).rave == Player().rave > 0 and Player().stop_early
     plain = "mcts(visits=16,playout=pattern,play_for=jpd_a,resign_below=0,explore=1)"
-    assert Player("mcts", visits=16, rave=0).name == plain
-    assert Player("mcts", visits=16, rave=300).name == plain[:-1] + ",rave=300)"
+    assert Player("mcts", visits=16, rave=0, stop_early=False).name == plain
+    assert Player("mcts", visits=16, rave=300, stop_early=False).name == plain[:-1] + ",rave=300)"
+    assert Player("mcts", visits=16, rave=0).name == plain[:-1] + ",stop_early=True)"
     text = (
         "board_size = 5\ngames = 2\nshard_size = 1\n[players.black]\nkind = 'mcts'\nvisits = 16\n"
     )
     config, out = tmp_path / "c.toml", tmp_path / "run"
-    config.write_text(text + "rave = 0\n")
+    config.write_text(text + "rave = 0\nstop_early = false\n")
     run = ["run", str(config), "--out", str(out), "--no-progress", "--workers", "1"]
     assert cli(run) == 0
     manifest = json.loads((out / "manifest.json").read_text())
-    del manifest["config"]["players"]["black"]["rave"]  # as a run stored before RAVE
+    for key in ("rave", "stop_early"):  # as a run stored before either
+        del manifest["config"]["players"]["black"][key]
     (out / "manifest.json").write_text(json.dumps(manifest))
     assert load_runs([out])["player_b"].astype(str).unique().tolist() == [plain]
     assert cli([*run, "--resume"]) == 0
-    config.write_text(text)  # the default: RAVE
+    config.write_text(text + "stop_early = false\n")  # the default: RAVE
     capsys.readouterr()
     assert cli([*run, "--resume"]) == 2
     assert "rave" in capsys.readouterr().err

@@ -264,6 +264,8 @@ def test_player_specs():
     assert parse_player(name) == Player("mcts", 400, "pattern", "jpd_b", 0.1, 1.5)
     assert parse_player(parse_player(name).name).name == parse_player(name).name
     assert parse_player(" pattern ") == Player("pattern")
+    assert not parse_player("mcts(stop_early=false)").stop_early
+    assert parse_player("mcts(stop_early=True)") == Player("mcts")
     assert player_table("mcts( visits = 3 )") == {"kind": "mcts", "visits": 3}
     for bad, says in [
         ("mcts(visits=0)", "visits: must be in 1..100,000"),
@@ -272,6 +274,7 @@ def test_player_specs():
         ("mcts(visits)", "'visits' is not KEY=VALUE"),
         ("mcts(visits=3,visits=4)", "visits given twice"),
         ("mcts(visits=3", "expected KIND"),
+        ("mcts(stop_early=1)", "stop_early: must be true or false, got 1"),
         ("gtp(command=gnugo)", "kind: "),  # a GTP program is served by itself
     ]:
         with pytest.raises(UserError, match=re.escape(f"--player {bad}: {says}")):

@@ -8,10 +8,22 @@ from sim.coords import RESIGN
 from sim.engine.game import Game
 from sim.engine.history import PASS
 from sim.engine.outcome import outcome_row, row_margin
-from sim.engine.state import BLACK, WHITE
+from sim.engine.state import BLACK, WHITE, new_state
 from sim.player import Player
-from sim.players.mcts import _amaf
-from sim.players.tree import ACT, CHILD, COUNT, FIRST, ROOT, advance, drop_trees, new_tree
+from sim.players.mcts import _amaf, best_edge, search
+from sim.players.params import kernel_parameters
+from sim.players.stream import start_stream
+from sim.players.tree import (
+    ACT,
+    CHILD,
+    COUNT,
+    FIRST,
+    NUM,
+    ROOT,
+    advance,
+    drop_trees,
+    new_tree,
+)
 from sim.rules import Rules
 from sim.schema import MAX_RESUMPTIONS, RAW_FIELDS, RULESETS
 from sim.selfplay import play_batch
@@ -111,6 +123,40 @@ def test_the_tree_follows_the_game():
     tree.meta[0, ROOT] = 0
     advance(tree, PASS)
     assert tree.meta[0, ROOT] == -1
+
+
+def test_stopping_early_plays_the_full_searchs_move():
+    """With ``stop_early`` a search ends once its most visited move cannot change in the
+    simulations left: from the same random stream and a fresh tree it runs the first
+    simulations of the full search, then plays the full search's move, in fewer simulations
+    where one move stands out."""
+    rules = Rules(7)
+    _, moves = play_batch(rules, seed=6, game_ids=np.arange(4), record_moves=True)
+    tree = new_tree(rules, 300, len(RAW_FIELDS), rave=True)
+    sim, rng = new_state(rules, False), np.zeros(2, np.uint64)
+    fewer = 0
+    for i, game in enumerate(moves):
+        g = Game(rules, exact=False)  # as the drivers that search keep it
+        for k, action in enumerate(game.tolist()[1:-1]):
+            g.play(action)
+            if k % 3:
+                continue
+            found = {}
+            for stop in (True, False):
+                player = Player("mcts", visits=300, stop_early=stop)
+                params = np.array(kernel_parameters(player, rules))
+                start_stream(rng, i, k)
+                drop_trees(tree)
+                root = search(g.state, sim, tree, rng, params)
+                t = g.to_move - BLACK
+                e = best_edge(tree, t, root)
+                first = tree.node[t, FIRST, root]
+                used = tree.edge[t, NUM, first : first + tree.node[t, COUNT, root]].sum()
+                found[stop] = (tree.edge[t, ACT, e], used)
+            assert found[True][0] == found[False][0]
+            assert found[False][1] == 300 and found[True][1] <= 300
+            fewer += found[True][1] < 300
+    assert fewer >= 5
 
 
 def test_rave_backs_up_the_moves_each_side_played_first():

@@ -15,8 +15,14 @@ _SPEC = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\((.*)\))?\s*", re.DOTALL)
 _KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
+_FLAGS = {"true": True, "false": False}
+
+
 def _value(text: str):
-    """A parameter value: an int, else a float, else the string."""
+    """A parameter value: a flag (``true``/``false`` in any case: TOML's and the canonical
+    name's), an int, a float, else the string."""
+    if text.lower() in _FLAGS:
+        return _FLAGS[text.lower()]
     for kind in (int, float):
         try:
             return kind(text)
@@ -27,8 +33,8 @@ def _value(text: str):
 
 def player_table(spec: str) -> dict:
     """The config table of a player spec (``mcts(visits=400,playout=pattern)``): the kind
-    and its parameters, numbers as int or float, the rest as strings; ValueError says what
-    is malformed."""
+    and its parameters, flags as bools, numbers as int or float, the rest as strings;
+    ValueError says what is malformed."""
     match = _SPEC.fullmatch(spec)
     if match is None:
         raise ValueError("expected KIND or KIND(KEY=VALUE,...)")

@@ -9,7 +9,10 @@ the mover's own eye, pass, virtual; priors ``_prior``); a new node ends the desc
 playout policy plays the game to its end; the value goes back up the path. The move played is
 the root's most visited edge. With RAVE (``rave`` > 0) each node of the path also backs up the
 value into the all-moves-as-first statistics of the edges its mover played first later in the
-simulation (``_amaf``), which ``_select`` blends into the edge's value.
+simulation (``_amaf``), which ``_select`` blends into the edge's value. With ``stop_early``
+the search ends once the root's most visited edge leads the next by more than the
+simulations left (``_decided``): the move is the one the full search would play, found
+sooner; the tree it leaves for the next move holds fewer simulations.
 
 Value (Black's; the mover of an edge stores its own): the win under the ruleset the player
 plays for (``play_for``, its komi from the run), 1 / 0.5 / 0 for a win, draw, loss; endings
@@ -65,6 +68,7 @@ from sim.players.params import (
     K_PLAYOUT,
     K_RAVE,
     K_RESIGN,
+    K_STOP_EARLY,
     K_VISITS,
     PATTERN_PLAYOUT,
 )
@@ -267,6 +271,21 @@ def _apply(s, action):
 
 
 @njit(cache=True, _nrt=False)
+def _decided(tree, t, nd, left):
+    """Whether ``left`` more simulations cannot change which edge of ``nd`` is the most
+    visited (its lead over the second is larger)."""
+    first, count = tree.node[t, FIRST, nd], tree.node[t, COUNT, nd]
+    top, second = 0, 0
+    for e in range(first, first + max(count, 0)):
+        n = tree.edge[t, NUM, e]
+        if n > top:
+            top, second = n, top
+        elif n > second:
+            second = n
+    return top - second > left
+
+
+@njit(cache=True, _nrt=False)
 def search(g, s, tree, rng, params):
     """Run the search of the player to move in ``g`` (``params``: its row of
     ``sim.players.params``); ``s`` is the simulations' state. Returns the root node."""
@@ -279,7 +298,10 @@ def search(g, s, tree, rng, params):
     path, seq = tree.path, tree.seq
     tree.owned[t] = 0
     tree.meta[t, SCORED] = 0
-    for _ in range(visits):
+    stop_early = params[K_STOP_EARLY] != 0.0
+    for i in range(visits):
+        if stop_early and _decided(tree, t, root, visits - i):
+            break
         copy_game(s, g)
         nd = root
         depth = 0

@@ -9,8 +9,19 @@ RANDOM, CAPTURE, PATTERN, MCTS, KOFIGHT = (
 )
 PATTERN_PLAYOUT = PLAYOUTS.index("pattern")
 
-K_KIND, K_VISITS, K_PLAYOUT, K_PLAY_FOR, K_KOMI, K_RESIGN, K_EXPLORE, K_THREAT, K_RAVE = range(9)
-N_K = 9
+(
+    K_KIND,
+    K_VISITS,
+    K_PLAYOUT,
+    K_PLAY_FOR,
+    K_KOMI,
+    K_RESIGN,
+    K_EXPLORE,
+    K_THREAT,
+    K_RAVE,
+    K_STOP_EARLY,
+) = range(10)
+N_K = 10
 
 
 def kernel_parameters(player, rules) -> list:
@@ -26,4 +37,5 @@ def kernel_parameters(player, rules) -> list:
     row[K_EXPLORE] = player.explore
     row[K_THREAT] = player.threat_rate
     row[K_RAVE] = player.rave
+    row[K_STOP_EARLY] = player.stop_early
     return row
