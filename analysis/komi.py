@@ -15,6 +15,10 @@ runs at different komis analysed together), the komi where a monotone fit of Bla
 each komi played (``sweep_curve``) crosses one half; it reads each game's result at the komi
 it was played at, so it holds for players whose play depends on komi. ``komi_study_table``
 prints it (``jpdsim komi``).
+
+Longer than 300 lines on purpose: both fair komis (from one komi's margins, from a sweep's
+fitted crossing) share the histograms, the score and the bootstrap; split, they would repeat
+them.
 """
 
 from __future__ import annotations

@@ -3,17 +3,19 @@ figures (one process per worker).
 
     python bench/gtp.py speed [--games N] [--level L]
     python bench/gtp.py match [--games N] [--workers K] [--visits 1000,4000] [--levels 1,10]
-                              [--engine NAME=COMMAND ...] [--rave K] [--size N]
-                              [--colour both|black|white]
+                              [--engine NAME=COMMAND ...] [--rave K] [--no-stop-early]
+                              [--size N] [--colour both|black|white]
     python bench/gtp.py table [--games N] [--visits 1000,4000] [--levels 1,10]
-                              [--engine NAME=COMMAND ...] [--rave K] [--size N]
+                              [--engine NAME=COMMAND ...] [--rave K] [--no-stop-early]
+                              [--size N]
 
 ``speed``: GNU Go self-play at ``--level`` (1) through the referee (``sim.referee``, one
 process) against the same games over a plain GTP loop (two GNU Go processes told each other's
 moves until two passes, the same seeds), games/s and the referee's overhead (at most 10%).
 
 ``match``: the mcts player (pattern playouts, play_for jpd_a, RAVE at ``--rave``, by default
-the player's default; 0: the search before RAVE) at each ``--visits`` against GNU
+the player's default; 0: the search before RAVE; the early stop unless ``--no-stop-early``,
+the search before it) at each ``--visits`` against GNU
 Go at each ``--levels`` (none: ``--levels ""``) and against each GTP program ``--engine
 NAME=COMMAND`` (e.g. ``--engine "pachi=pachi -t =10000"``; NAME names its runs and rows), each
 colour half of the games, on 9x9 or ``--size``, at the default komi; the mcts player's
@@ -33,6 +35,7 @@ import argparse
 import sys
 import time
 import warnings
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -112,21 +115,22 @@ def opponents(levels, engines) -> list[Player]:
     return programs
 
 
-def match_runs(games: int, visits, programs, rave: float, size: int) -> list:
-    """The runs of the match table on ``size``: for each program and mcts visits (RAVE at
-    ``rave``), one run with mcts as Black and one with mcts as White, ``games // 2`` games each
-    (shards of 10 games, so that a stopped match loses little), named
-    ``[NxN-]mctsV[raveK]-PROGRAM-mcts-COLOUR`` (no ``raveK`` for the search without RAVE, as
-    before it existed; no ``NxN-`` on 9x9)."""
+def match_runs(games: int, visits, programs, search: Player, size: int) -> list:
+    """The runs of the match table on ``size``: for each program and mcts visits (the player
+    ``search`` at those visits), one run with mcts as Black and one with mcts as White,
+    ``games // 2`` games each (shards of 10 games, so that a stopped match loses little), named
+    ``[NxN-]mctsV[raveK][stop]-PROGRAM-mcts-COLOUR`` (no ``raveK`` for the search without RAVE,
+    no ``stop`` without the early stop, as before they existed; no ``NxN-`` on 9x9)."""
     runs = []
     board = "" if size == SIZE else f"{size}x{size}-"
+    rave, stop = (f"rave{search.rave:g}" if search.rave else ""), "stop" * search.stop_early
     for program in programs:
         for v in visits:
-            mcts, other = Player("mcts", visits=v, rave=rave).to_dict(), program.to_dict()
-            search = f"{board}mcts{v}" + (f"rave{rave:g}" if rave else "")
+            mcts, other = replace(search, visits=v).to_dict(), program.to_dict()
+            name = f"{board}mcts{v}{rave}{stop}"
             for colour, black, white in (("black", mcts, other), ("white", other, mcts)):
                 table = {
-                    "name": f"{search}-{program.label}-mcts-{colour}",
+                    "name": f"{name}-{program.label}-mcts-{colour}",
                     "board_size": size,
                     "games": games // 2,
                     "shard_size": 10,
@@ -137,9 +141,9 @@ def match_runs(games: int, visits, programs, rave: float, size: int) -> list:
     return runs
 
 
-def match(games, workers, visits, programs, rave, size, out: Path, colour: str) -> None:
+def match(games, workers, visits, programs, search, size, out: Path, colour: str) -> None:
     """Play the match's runs (only mcts's ``colour``'s unless "both"), then print the table."""
-    runs = match_runs(games, visits, programs, rave, size)
+    runs = match_runs(games, visits, programs, search, size)
     for cfg in runs:  # resumable: a run folder that exists is completed, not replayed
         if colour != "both" and not cfg.name.endswith(f"-mcts-{colour}"):
             continue
@@ -150,15 +154,15 @@ def match(games, workers, visits, programs, rave, size, out: Path, colour: str) 
         print(
             f"<!-- {cfg.name}: {result.games_played} games in {time.perf_counter() - t:.0f} s -->"
         )
-    table(games, visits, programs, rave, size, out)
+    table(games, visits, programs, search, size, out)
 
 
-def table(games: int, visits, programs, rave: float, size: int, out: Path) -> None:
+def table(games: int, visits, programs, search: Player, size: int, out: Path) -> None:
     """The match table from the games played so far (a pairing not complete says how many)."""
     print("| mcts visits | opponent | games | mcts wins | Wilson 95% | as Black | as White |")
     print("|---|---|---|---|---|---|---|")
     columns = ["winner_jpd_a", "ending", "engine_illegal"]
-    runs = match_runs(games, visits, programs, rave, size)
+    runs = match_runs(games, visits, programs, search, size)
     for black_run, white_run in zip(runs[::2], runs[1::2]):
         frames = {}
         for colour, cfg in (("B", black_run), ("W", white_run)):
@@ -212,6 +216,12 @@ def main() -> None:
     for p in (m, t):
         p.add_argument("--engine", action="append", default=[], metavar="NAME=COMMAND")
         p.add_argument("--rave", type=float, default=Player().rave, help="mcts's rave (0: none)")
+        p.add_argument(
+            "--stop-early",
+            action=argparse.BooleanOptionalAction,
+            default=Player().stop_early,
+            help="mcts's stop_early",
+        )
         p.add_argument("--size", type=int, default=SIZE, help="board size (default 9)")
     args = parser.parse_args()
     if args.what == "speed":
@@ -219,12 +229,11 @@ def main() -> None:
         return
     visits = [int(v) for v in args.visits.split(",")]
     programs = opponents([int(v) for v in args.levels.split(",") if v], args.engine)
+    search = Player("mcts", rave=args.rave, stop_early=args.stop_early)
     if args.what == "match":
-        match(
-            args.games, args.workers, visits, programs, args.rave, args.size, args.out, args.colour
-        )
+        match(args.games, args.workers, visits, programs, search, args.size, args.out, args.colour)
     else:
-        table(args.games, visits, programs, args.rave, args.size, args.out)
+        table(args.games, visits, programs, search, args.size, args.out)
 
 
 if __name__ == "__main__":

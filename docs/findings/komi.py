@@ -4,13 +4,14 @@ printed as markdown.
     python docs/findings/komi.py play [--workers K] [STUDY ...]   # into results/komi/STUDY
     python docs/findings/komi.py tables [--figure PNG]
 
-``play`` plays each study (default: all of ``studies()``; its searching players without RAVE,
-``rave = 0``, as measured on 2026-12-01) with ``sim.run.runner.run`` into
+``play`` plays each study (default: all of ``studies()``) with ``sim.run.runner.run`` into
 ``results/komi/<study>``, completing a folder a killed ``play`` left (the runs resume like
-every run); ``tables`` prints, from the folders there:
+every run). A study whose players search comes twice: ``NAME`` with the default search
+(RAVE, the early stop) and ``NAME-norave`` with the search as measured on 2026-12-01
+(``rave = 0``, ``stop_early = false``). ``tables`` prints, from the folders there:
 
 1. the fitted fair komi (Chinese area) against visits on the solved boards 5x5, 6x6 and 7x7
-   (``configs/komi_5x5.toml`` and its siblings, the visits changed);
+   (``configs/komi_5x5.toml`` and its siblings, the visits changed), for both searches;
 2. the fitted fair komi of every ruleset on 9x9 under random, pattern, mcts and GNU Go play
    (``configs/komi_9x9.toml``, ``configs/komi_9x9_gnugo.toml``, the players changed);
 3. the A版 one-point effect, who passes first and who finishes last against the komi's
@@ -71,16 +72,24 @@ def studies() -> dict:
                 komi_sweep=KomiSweep("jpd_b", komis),
             )
         out[f"9x9-{player}"] = cfg
-    return {name: _without_rave(cfg) for name, cfg in out.items()}
+    every = {}
+    for name, cfg in out.items():
+        if not cfg.black.searches:
+            every[name] = cfg
+            continue
+        every[name] = dataclasses.replace(cfg, name=cfg.name + "_rave")
+        every[name + "-norave"] = _without_rave(cfg)
+    return every
 
 
 def _without_rave(cfg):
-    """``cfg`` with its searching players as the studies played them (2026-12-01), before
-    RAVE (``rave = 0``)."""
+    """``cfg`` with its searching players as the studies played them on 2026-12-01: before
+    RAVE and the early stop."""
     players = {c: getattr(cfg, c) for c in ("black", "white")}
+    before = {"rave": 0.0, "stop_early": False}
     return dataclasses.replace(
         cfg,
-        **{c: dataclasses.replace(p, rave=0.0) if p.searches else p for c, p in players.items()},
+        **{c: dataclasses.replace(p, **before) if p.searches else p for c, p in players.items()},
     )
 
 
@@ -131,6 +140,7 @@ def tables(figure: Path) -> None:
             {
                 "board": f"{size}x{size}",
                 "players": name.split("-")[1].replace("mcts", "mcts(") + ")",
+                "search": "2026-12-01" if name.endswith("-norave") else "RAVE, early stop",
                 "games": int(fit["games"]),
                 "fair komi (95%)": _interval(
                     fit["fair komi"], fit["fair komi lo"], fit["fair komi hi"]

@@ -1,9 +1,10 @@
 """The players' findings of docs/findings.md ("Games that look like Go"), printed as markdown.
 
-    python docs/findings/players.py [--workers K] [--scale S]
+    python docs/findings/players.py [--workers K] [--scale S] [--parts 2,3,4] [--before-rave]
 
 Plays, with ``sim.selfplay.play_batch`` (games split by id among K processes, seed 20261201),
-the search as these findings were measured, before RAVE (``rave = 0``):
+the default search (RAVE, the early stop), or with ``--before-rave`` the search as these
+findings were first measured on 2026-12-01 (``rave = 0``, ``stop_early = false``):
 
 (1. fair komi under mcts self-play as visits grow: now komi sweeps, docs/findings/komi.py)
 2. on 7x7, the A/B disagreement and who finishes last under mcts against random play;
@@ -34,6 +35,8 @@ from sim.rules import Rules  # noqa: E402
 from sim.selfplay import play_batch  # noqa: E402
 
 SEED = 20261201
+#: The search before RAVE and the early stop (``--before-rave``), as first measured.
+BEFORE_RAVE = {"rave": 0.0, "stop_early": False}
 GAMES = 200  # mcts games a row (random play: 20 times as many)
 AB_COLUMNS = ("players", "games", "differ", "rate", "lo", "hi", "white first share")
 RELATION_COLUMNS = (
@@ -74,9 +77,9 @@ def show(table: pd.DataFrame, columns) -> None:
     print()
 
 
-def ab_part(pool, workers, scaled) -> None:
+def ab_part(pool, workers, scaled, search) -> None:
     print("## 2. A/B disagreement and who finishes last, 7x7 (komi 7.5 B版, 6.5 A版)\n")
-    strong = Player("mcts", visits=400, play_for="jpd_a", rave=0)
+    strong = Player("mcts", visits=400, play_for="jpd_a", **search)
     df = pd.concat(
         [
             games(pool, workers, 7, 7.5, Player(), Player(), 20 * scaled),
@@ -88,11 +91,11 @@ def ab_part(pool, workers, scaled) -> None:
     show(relations(df, by="players"), RELATION_COLUMNS)
 
 
-def play_for_part(pool, workers, scaled) -> None:
+def play_for_part(pool, workers, scaled, search) -> None:
     print("## 3. play_for jpd_a against jpd_b, 7x7 mcts(400) self-play (komi 8.5 B版, 7.5 A版)\n")
     runs = []
     for ruleset in ("jpd_a", "jpd_b"):
-        p = Player("mcts", visits=400, play_for=ruleset, rave=0)
+        p = Player("mcts", visits=400, play_for=ruleset, **search)
         runs.append(games(pool, workers, 7, 8.5, p, p, 2 * scaled))
     df = pd.concat(runs, ignore_index=True)
     first = df.groupby("players")["first_pass_or_virtual_by"].value_counts(normalize=True)
@@ -102,12 +105,12 @@ def play_for_part(pool, workers, scaled) -> None:
     show(relations(df, by="players"), RELATION_COLUMNS)
 
 
-def dead_stones_part(pool, workers, scaled) -> None:
+def dead_stones_part(pool, workers, scaled, search) -> None:
     print("## 4. Dead stones agreed at the pause, 7x7 (dead_stones = agree, komi 8.5 B版)\n")
-    search = Player("mcts", visits=400, play_for="jpd_b", rave=0)
+    mcts = Player("mcts", visits=400, play_for="jpd_b", **search)
     runs = [
-        games(pool, workers, 7, 8.5, search, search, scaled, "agree"),
-        games(pool, workers, 7, 8.5, search, Player("pattern"), scaled, "agree"),
+        games(pool, workers, 7, 8.5, mcts, mcts, scaled, "agree"),
+        games(pool, workers, 7, 8.5, mcts, Player("pattern"), scaled, "agree"),
     ]
     df = pd.concat(runs, ignore_index=True)
     df["dead agreed"] = df["dead_b"] + df["dead_w"] > 0
@@ -129,6 +132,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--scale", type=float, default=1.0)
     parser.add_argument("--parts", default="2,3,4", help="which parts to play, e.g. 2,3")
+    parser.add_argument("--before-rave", action="store_true", help="the search of 2026-12-01")
     args = parser.parse_args()
     scaled = max(2 * args.workers, int(GAMES * args.scale))
     parts = {int(p) for p in args.parts.split(",")}
@@ -140,7 +144,7 @@ def main() -> None:
         )
         for number, part in parts_by_number:
             if number in parts:
-                part(pool, args.workers, scaled)
+                part(pool, args.workers, scaled, BEFORE_RAVE if args.before_rave else {})
 
 
 if __name__ == "__main__":
