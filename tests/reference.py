@@ -370,9 +370,9 @@ class RefGame:
         for colour in (first, other(first)):
             self.converted_passes += 1
             self._virtual_move(colour)
+            self.to_move = other(colour)
             if self.ending is not None:
                 return None
-        self.to_move = first
         return None
 
     def legal_moves(self):

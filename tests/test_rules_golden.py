@@ -579,6 +579,28 @@ def test_four_virtual_completed_by_conversion(Game):
     assert diagram(g) == board_of("\n".join(["....."] * 5))
 
 
+def test_four_virtual_completed_by_a_resumption(Game):
+    """dead_stones = "agree": the second resumption's conversions are the third and fourth
+    virtual moves on the empty board, and the game ends there; the move has passed on as after
+    any virtual move (to Black, after White's), so the engine's state stays consistent."""
+    g = new_game(Game, size=5, dead_stones="agree", moves="pass pass resume pass pass resume")
+    assert g.ending == "four_virtual" and g.to_move == 1
+    if hasattr(g, "check"):
+        assert g.check() is None
+    out = finish(g)
+    expect(
+        out,
+        ending="four_virtual",
+        moves=4,
+        passes=4,
+        converted_passes=4,
+        virtual_moves_b=2,
+        virtual_moves_w=2,
+        resumptions=2,
+        first_pass_or_virtual_by="B",
+    )
+
+
 def test_four_virtual_conversion_with_illegal_declining_action(Game):
     # board {C3}: W virtual, B virtual, W virtual [3], B pass; White declines
     g = new_game(Game, size=5, moves="C3 virtual virtual virtual pass")
