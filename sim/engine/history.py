@@ -180,7 +180,9 @@ def _judge(g, p, c, converted):
 
 @njit(cache=True, _nrt=False)
 def virtual_move(g, c):
-    """A virtual move of colour ``c`` (voluntary or a converted pass)."""
+    """A virtual move of colour ``c`` (voluntary or a converted pass); the move passes to the
+    opponent, as after any move."""
+    g.tab[ST, TO_MOVE] = opponent(c)
     g.tab[ST, MOVES] += 1
     g.tab[ST, slot(VIRT, c)] += 1
     if g.tab[ST, FIRST_PV] == 0:

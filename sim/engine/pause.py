@@ -55,7 +55,7 @@ def resume(g):
     """The players' lists differ (实战解决): the pause's two passes become virtual moves in the
     order they were made, and the first passer is to move. The game ends at once if a
     conversion completes four virtual moves (docs/rules.md §4); the move has then passed on as
-    after any virtual move."""
+    after any virtual move (``virtual_move`` hands it on)."""
     st = g.tab[ST]
     second = st[TO_MOVE]  # the pausing pass did not hand the move over
     first = opponent(second)
@@ -65,7 +65,6 @@ def resume(g):
     for c in (first, second):
         st[CONVERTED] += 1
         virtual_move(g, c)
-        st[TO_MOVE] = opponent(c)
         if st[ENDING] != 0:
             return
 
