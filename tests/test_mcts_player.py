@@ -54,6 +54,18 @@ def test_games_depend_on_seed_and_id_only():
     assert other["actions"].tolist() != whole["actions"].tolist()
 
 
+def test_an_exact_game_searches_on_keys_and_plays_the_same_games():
+    """The search's copy of an exact game compares keys only (it logs no boards): the games
+    are those of the hash-only mode (a copy that stayed exact wrote past its arrays)."""
+    rules = Rules(5)
+    runs = [
+        play_batch(rules, seed=3, game_ids=np.arange(4), black=SMALL, white="pattern", exact=e)
+        for e in (False, True)
+    ]
+    for name, values in runs[0][0].items():
+        assert runs[1][0][name].tolist() == values.tolist(), name
+
+
 def test_search_beats_the_pattern_player_from_both_sides():
     rules = Rules(7)
     ids = np.arange(10)

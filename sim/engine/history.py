@@ -96,7 +96,8 @@ from sim.engine.state import (
 def copy_game(dst, src):
     """Make ``dst`` (a state of the same rules, not exact) the game ``src`` as it stands, for
     a search to play on: the board's chains and empty points, the scalars, the position log's
-    segment and filter, and this game's four-virtual counts (under a new generation stamp)."""
+    segment and filter, and this game's four-virtual counts (under a new generation stamp).
+    ``dst`` stays not exact, whether ``src`` is or not: it logs no boards."""
     for row in range(EPOS + 1):
         for p in range(src.pt.shape[1]):
             dst.pt[row, p] = src.pt[row, p]
@@ -104,6 +105,7 @@ def copy_game(dst, src):
     for i in range(N_ST):
         dst.tab[ST, i] = src.tab[ST, i]
     dst.tab[ST, FV_GEN] = gen
+    dst.tab[ST, EXACT] = 0
     for i in range(src.tab.shape[1] >> 3):
         dst.tab[REP_BITS, i] = src.tab[REP_BITS, i]
     for m in range(src.tab[ST, SEG_START], src.tab[ST, MOVES] + 1):
