@@ -27,6 +27,7 @@ LANES = {
         "tests/test_analysis_report.py::test_failing_notebook_*",
     ],
     "slow": [
+        "tests/test_bounds.py::test_every_*",
         "tests/test_faults.py::*",
         "tests/test_runner.py::*",
         "tests/test_stress.py::*",

@@ -7,5 +7,10 @@ endings: everything that depends on the game's history) -> ``scoring`` (every co
 of docs/rules.md §7) -> ``outcome`` (the raw outcome row of a game, and raw rows to named columns,
 margins, winners). ``check`` recomputes the incremental state from the board (a debug and test
 aid); ``game`` plays one game action by action from Python. Players live in ``sim.players``,
-batches in ``sim.selfplay``.
+batches in ``sim.selfplay``. Importing the package installs ``indexing`` (the kernels index
+without numba's negative-index wraparound) before any kernel compiles or loads.
 """
+
+from sim.engine.indexing import install
+
+install()

@@ -12,3 +12,5 @@ the action (``history.apply_action``). Player kinds are named in ``sim.schema.PL
 - ``mcts`` (``sim.players.mcts``): tree search with the random or pattern playout; it also
   takes the simulations' state and the trees (``mcts_move(g, s, tree, rng, params)``).
 """
+
+import sim.engine  # noqa: F401  (its indexing holds for these kernels too: sim.engine.indexing)

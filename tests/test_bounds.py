@@ -1,0 +1,60 @@
+"""The kernels index without numba's negative-index wraparound (``sim.engine.indexing``):
+only this package's functions lose it, and under numba's bounds check the kernels of every
+player and repetition rule stay inside their arrays."""
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+from numba import njit
+
+import sim.engine  # noqa: F401  (installs the indexing)
+
+
+def _indexer(module):
+    def at(a, i):
+        return a[i]
+
+    at.__module__ = module  # numba names the compiled function after its module
+    return njit(boundscheck=True)(at)
+
+
+def test_only_this_packages_kernels_lose_the_wraparound():
+    a = np.arange(3)
+    assert _indexer("tests.probe")(a, -1) == 2
+    with pytest.raises(IndexError):
+        _indexer("sim.probe")(a, -1)
+    assert _indexer("sim.probe")(a, 2) == 2
+
+
+PLAY = """
+import numpy as np
+from sim.player import Player
+from sim.rules import Rules
+from sim.selfplay import play_batch
+
+# one kernel variant, the search's, holds every player; each game has a searching player
+search = Player("mcts", visits=24)
+mixes = [(search, "random"), ("pattern", search), (search, "kofight"), ("capture", search)]
+for i, repetition in enumerate(("global_superko", "no_result", "basic_ko", "board_superko",
+                                "situational_superko")):
+    for j, suicide in enumerate(("multi", "none")):
+        rules = Rules(5 + 2 * (i % 2), repetition=repetition, suicide=suicide,
+                      dead_stones=("all_alive", "agree")[j])
+        play_batch(rules, seed=i, game_ids=np.arange(6), black=mixes[(i + j) % 4][0],
+                   white=mixes[(i + j) % 4][1], virtual_rate=0.05, record_moves=True,
+                   exact=bool(j))
+print("in bounds")
+"""
+
+
+def test_every_player_and_rule_stays_in_bounds(tmp_path):
+    env = {**os.environ, "NUMBA_BOUNDSCHECK": "1", "NUMBA_CACHE_DIR": str(tmp_path)}
+    out = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(PLAY)], env=env, capture_output=True, text=True
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip() == "in bounds"
