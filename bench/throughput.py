@@ -5,9 +5,10 @@
 First the numba compile time of each kernel variant a run may need (``sim.batch``: light
 playouts, playout players, tree search, and the light playouts with the state check), each in
 a fresh process with an empty cache. Then for 9x9 and 19x19: engine-only games/s and
-actions/s on one core (``play_batch``: play + full scoring; the best of three runs of a third
-of the games each), end-to-end ``jpdsim run`` games/s with 1 and 2 workers (whole command,
-all the games, shards written), the ratio of end-to-end to engine-only, and the fixed cost of
+actions/s on one core (``sim.selfplay.play_rows``: play and full scoring, the raw rows; the
+best of three runs of a third of the games each), end-to-end ``jpdsim run`` games/s with 1
+and 2 workers (whole command, all the games, shards written), the ratio of end-to-end to
+engine-only, and the fixed cost of
 a run (the seconds of a run of 8 games: processes, imports, loading the kernels). The default
 game counts make the 1-worker runs about 40 s long, the length of the quickstart run: a run
 pays its fixed cost once, so the ratio of a much shorter run says more about the start than
@@ -68,21 +69,23 @@ def peer_rates(command: str) -> dict:
 
 
 def engine(size: int, games: int, repeats: int = 3) -> tuple[float, float]:
-    """(games/s, actions/s) of ``play_batch`` in this process (one core): the best of
-    ``repeats`` runs of ``games // repeats`` games each (a shared machine's noise only slows)."""
+    """(games/s, actions/s) of the kernel in this process (one core; ``play_rows``: play + full
+    scoring, raw rows): the best of ``repeats`` runs of ``games // repeats`` games each (a
+    shared machine's noise only slows)."""
+    from sim.engine.outcome import R_ACTIONS
     from sim.rules import Rules
-    from sim.selfplay import play_batch
+    from sim.selfplay import play_rows
 
     rules = Rules(size)
-    play_batch(rules, seed=1, game_ids=np.arange(2), **PLAYERS)  # load the cached kernels
+    play_rows(rules, seed=1, game_ids=np.arange(2), **PLAYERS)  # load the cached kernels
     ids = np.arange(max(1, games // repeats))
     best = None
     for _ in range(repeats):
         t = time.perf_counter()
-        columns, _ = play_batch(rules, seed=1, game_ids=ids, **PLAYERS)
+        rows, _ = play_rows(rules, seed=1, game_ids=ids, **PLAYERS)
         dt = time.perf_counter() - t
         best = dt if best is None else min(best, dt)
-    return ids.size / best, columns["actions"].sum() / best
+    return ids.size / best, rows[:, R_ACTIONS].sum() / best
 
 
 def run_seconds(size: int, games: int, workers: int) -> float:

@@ -1,8 +1,9 @@
 """Batched self-play: one compiled call plays many games and fills one raw outcome row each.
 
 ``play_batch`` is the engine's front door for the runner: rules and players in, named
-outcome columns (and, if asked, every game's actions) out. The kernel is ``sim.batch``'s,
-compiled for what the players need (``sim.player.kernel_variant``).
+outcome columns (and, if asked, every game's actions) out. ``play_rows`` plays the games and
+returns the kernel's raw rows. The kernel is ``sim.batch``'s, compiled for what the players
+need (``sim.player.kernel_variant``).
 """
 
 import numpy as np
@@ -22,7 +23,21 @@ from sim.schema import RAW_FIELDS
 _MOVES_BUFFER = 1 << 20  # actions recorded by one kernel call (it returns before overflowing)
 
 
-def play_batch(
+def play_batch(rules: Rules, *, arrow=False, **games):
+    """Play ``games`` (the keywords of ``play_rows``) under ``rules`` (``sim.rules.Rules``).
+    Returns (columns, moves): every outcome field of ``sim.schema`` plus ``repetition_bans``,
+    ``engine_illegal`` and ``setup`` (the setup's name, None for the empty board) as numpy
+    arrays (Arrow arrays with ``arrow``: what the runner writes), and None or one int16 action
+    array per game."""
+    rows, moves = play_rows(rules, **games)
+    setups = games.get("setups", ())
+    names = np.array([x.name for x in setups] if setups else [None], object)
+    ids = np.asarray(games["game_ids"], np.int64)
+    illegal = np.zeros(ids.size, np.int32)  # no engine here (``sim.referee``)
+    return batch_columns(rows, rules, illegal, names[ids % len(names)], arrow), moves
+
+
+def play_rows(
     rules: Rules,
     *,
     seed,
@@ -32,22 +47,19 @@ def play_batch(
     virtual_rate=0.0,
     setups=(),
     record_moves=False,
-    arrow=False,
     check=False,
     exact=False,
 ):
-    """Play the games ``game_ids`` of a run under ``rules`` (``sim.rules.Rules``), ``black``
-    against ``white`` (``sim.player.Player``s, or a kind for short), game i from
-    ``setups[i % k]`` (``sim.setups.Setup``s; none: the empty board); each game depends only on
-    ``seed``, its id and its setup. ``check``: a debug option, the engine state is
-    checked after every action (``sim.engine.check``; an inconsistency raises RuntimeError).
-    ``exact``: the repetition rule compares whole positions on a key match (docs/rules.md §10;
-    runs compare keys only, ``bench/exact_vs_hash.py`` shows that it makes no difference).
+    """Play the games ``game_ids`` of a run under ``rules``, ``black`` against ``white``
+    (``sim.player.Player``s, or a kind for short), game i from ``setups[i % k]``
+    (``sim.setups.Setup``s; none: the empty board); each game depends only on ``seed``, its
+    id and its setup. ``check``: a debug option, the engine state is checked after every
+    action (``sim.engine.check``; an inconsistency raises RuntimeError). ``exact``: the
+    repetition rule compares whole positions on a key match (docs/rules.md §10; runs compare
+    keys only, ``bench/exact_vs_hash.py`` shows that it makes no difference).
 
-    Returns (columns, moves): every outcome field of ``sim.schema`` plus ``repetition_bans``,
-    ``engine_illegal`` and ``setup`` (the setup's name, None for the empty board) as numpy
-    arrays (Arrow arrays with ``arrow``: what the runner writes), and None or one int16 action
-    array per game."""
+    Returns the games as the kernel leaves them: raw outcome rows (``sim.schema.RAW_FIELDS``)
+    and None or one int16 action array per game."""
     if not isinstance(rules, Rules):
         raise TypeError(f"play_batch takes a sim.rules.Rules, not {type(rules).__name__}")
     black, white = (p if isinstance(p, Player) else Player(p) for p in (black, white))
@@ -93,9 +105,7 @@ def play_batch(
         if record_moves:
             chunks += [buffer[offsets[j] : offsets[j + 1]] for j in range(done, done + played)]
         done += played
-    names = np.array([x.name for x in setups] if setups else [None], object)[ids % len(first)]
-    illegal = np.zeros(ids.size, np.int32)  # no engine here (``sim.referee``)
-    return batch_columns(rows, rules, illegal, names, arrow), (chunks if record_moves else None)
+    return rows, (chunks if record_moves else None)
 
 
 def batch_columns(rows, rules, engine_illegal, setup_names, arrow):
