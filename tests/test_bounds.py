@@ -10,8 +10,9 @@ import textwrap
 import numpy as np
 import pytest
 from numba import njit
+from numba.np import arrayobj
 
-import sim.engine  # noqa: F401  (installs the indexing)
+from sim.engine.indexing import install  # importing sim.engine installs it
 
 
 def _indexer(module):
@@ -28,6 +29,18 @@ def test_only_this_packages_kernels_lose_the_wraparound():
     with pytest.raises(IndexError):
         _indexer("sim.probe")(a, -1)
     assert _indexer("sim.probe")(a, 2) == 2
+
+
+def test_a_changed_numba_internal_is_left_alone(monkeypatch):
+    def fix_integer_index(context, builder, idxty, idx, size, wrap):  # a new parameter
+        raise AssertionError("never called here")
+
+    monkeypatch.setattr(arrayobj, "fix_integer_index", fix_integer_index)
+    install()
+    assert arrayobj.fix_integer_index is fix_integer_index
+    monkeypatch.delattr(arrayobj, "fix_integer_index")
+    install()
+    assert not hasattr(arrayobj, "fix_integer_index")
 
 
 PLAY = """
