@@ -61,7 +61,7 @@ def play_rows(
     Returns the games as the kernel leaves them: raw outcome rows (``sim.schema.RAW_FIELDS``)
     and None or one int16 action array per game."""
     if not isinstance(rules, Rules):
-        raise TypeError(f"play_batch takes a sim.rules.Rules, not {type(rules).__name__}")
+        raise TypeError(f"the rules must be a sim.rules.Rules, not {type(rules).__name__}")
     black, white = (p if isinstance(p, Player) else Player(p) for p in (black, white))
     if black.is_program or white.is_program:
         raise ValueError("a program plays through sim.referee or sim.katago.driver")
