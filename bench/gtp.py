@@ -3,10 +3,10 @@ figures (one process per worker).
 
     python bench/gtp.py speed [--games N] [--level L]
     python bench/gtp.py match [--games N] [--workers K] [--visits 1000,4000] [--levels 1,10]
-                              [--engine NAME=COMMAND ...] [--rave K] [--no-stop-early]
+                              [--engine NAME=COMMAND ...] [--rave K] [--stop-early]
                               [--size N] [--colour both|black|white]
     python bench/gtp.py table [--games N] [--visits 1000,4000] [--levels 1,10]
-                              [--engine NAME=COMMAND ...] [--rave K] [--no-stop-early]
+                              [--engine NAME=COMMAND ...] [--rave K] [--stop-early]
                               [--size N]
 
 ``speed``: GNU Go self-play at ``--level`` (1) through the referee (``sim.referee``, one
@@ -14,8 +14,8 @@ process) against the same games over a plain GTP loop (two GNU Go processes told
 moves until two passes, the same seeds), games/s and the referee's overhead (at most 10%).
 
 ``match``: the mcts player (pattern playouts, play_for jpd_a, RAVE at ``--rave``, by default
-the player's default; 0: the search before RAVE; the early stop unless ``--no-stop-early``,
-the search before it) at each ``--visits`` against GNU
+the player's default; 0: the search before RAVE; without the early stop unless
+``--stop-early``) at each ``--visits`` against GNU
 Go at each ``--levels`` (none: ``--levels ""``) and against each GTP program ``--engine
 NAME=COMMAND`` (e.g. ``--engine "pachi=pachi -t =10000"``; NAME names its runs and rows), each
 colour half of the games, on 9x9 or ``--size``, at the default komi; the mcts player's

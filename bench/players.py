@@ -52,8 +52,8 @@ PACHI = {"moggy flat": 18_000, "moggy in tree": 13_400, "light flat": 72_000}
 SELF_PLAY = (
     ("random", 0, False),
     ("pattern", 0, False),
-    ("pattern", 1000, False),
     ("pattern", 1000, True),
+    ("pattern", 1000, False),
 )
 PAIRS = (("pattern", "random"), ("mcts1000", "pattern"), ("mcts4000", "mcts1000"))
 

@@ -20,10 +20,11 @@ rave            RAVE's equivalence visits: an edge's value     1000
                 blends in its all-moves-as-first value with
                 weight ñ / (ñ + n + n·ñ / rave); 0 (no RAVE,
                 the search before 2026-12-01)..10^6
-stop_early      end a move's search once its most visited move  true
+stop_early      end a move's search once its most visited move  false
                 cannot change in the simulations left (the
-                move is the same, found sooner); false: every
-                simulation, as before 2026-12-02
+                move is the same, found sooner, but the tree
+                kept for the next move is smaller: weaker
+                against GNU Go, docs/findings.md)
 *kofight*
 threat_rate     probability of a virtual move (the ko threat)  0.5
                 when the repetition rule bans every recapture
@@ -106,7 +107,7 @@ class Player:
     resign_below: float = 0.0
     explore: float = 1.0
     rave: float = 1000.0
-    stop_early: bool = True
+    stop_early: bool = False
     command: tuple = ()
     label: str = ""
     genmove_timeout: float = 30.0
@@ -218,7 +219,7 @@ class Player:
     def name(self) -> str:
         """The canonical string: the kind, and every parameter in order (but ``_NOT_NAMED``,
         and a ``LEGACY`` parameter at its legacy value), e.g.
-        ``mcts(visits=1000,playout=pattern,play_for=jpd_a,resign_below=0,explore=1,rave=1000,stop_early=True)``."""
+        ``mcts(visits=1000,playout=pattern,play_for=jpd_a,resign_below=0,explore=1,rave=1000)``."""
         if not self.parameters:
             return self.kind
         values = []

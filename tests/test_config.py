@@ -288,11 +288,12 @@ def test_parameters_added_later_keep_older_runs_as_they_were(tmp_path, capsys):
     old = {"kind": "mcts", "visits": 16}
     stored = Player.from_table(old, stored=True)
     assert (stored.rave, stored.stop_early) == (0.0, False)
-    assert Player.from_table(old).rave == Player().rave > 0 and Player().stop_early
+    assert Player.from_table(old).rave == Player().rave > 0 and not Player().stop_early
     plain = "mcts(visits=16,playout=pattern,play_for=jpd_a,resign_below=0,explore=1)"
-    assert Player("mcts", visits=16, rave=0, stop_early=False).name == plain
-    assert Player("mcts", visits=16, rave=300, stop_early=False).name == plain[:-1] + ",rave=300)"
-    assert Player("mcts", visits=16, rave=0).name == plain[:-1] + ",stop_early=True)"
+    assert Player("mcts", visits=16, rave=0).name == plain
+    assert Player("mcts", visits=16, rave=300).name == plain[:-1] + ",rave=300)"
+    stopping = Player("mcts", visits=16, rave=0, stop_early=True)
+    assert stopping.name == plain[:-1] + ",stop_early=True)"
     text = (
         "board_size = 5\ngames = 2\nshard_size = 1\n[players.black]\nkind = 'mcts'\nvisits = 16\n"
     )

@@ -264,8 +264,8 @@ def test_player_specs():
     assert parse_player(name) == Player("mcts", 400, "pattern", "jpd_b", 0.1, 1.5)
     assert parse_player(parse_player(name).name).name == parse_player(name).name
     assert parse_player(" pattern ") == Player("pattern")
-    assert not parse_player("mcts(stop_early=false)").stop_early
-    assert parse_player("mcts(stop_early=True)") == Player("mcts")
+    assert parse_player("mcts(stop_early=true)").stop_early
+    assert parse_player("mcts(stop_early=False)") == Player("mcts")
     assert player_table("mcts( visits = 3 )") == {"kind": "mcts", "visits": 3}
     for bad, says in [
         ("mcts(visits=0)", "visits: must be in 1..100,000"),

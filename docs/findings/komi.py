@@ -6,9 +6,10 @@ printed as markdown.
 
 ``play`` plays each study (default: all of ``studies()``) with ``sim.run.runner.run`` into
 ``results/komi/<study>``, completing a folder a killed ``play`` left (the runs resume like
-every run). A study whose players search comes twice: ``NAME`` with the default search
-(RAVE, the early stop) and ``NAME-norave`` with the search as measured on 2026-12-01
-(``rave = 0``, ``stop_early = false``). ``tables`` prints, from the folders there:
+every run). A study whose players search comes three times: ``NAME`` with the default search
+(RAVE), ``NAME-stop`` with the search of the morning of 2026-12-02 (RAVE and the early stop,
+``stop_early = true``) and ``NAME-norave`` with the search as measured on 2026-12-01
+(``rave = 0``). ``tables`` prints, from the folders there:
 
 1. the fitted fair komi (Chinese area) against visits on the solved boards 5x5, 6x6 and 7x7
    (``configs/komi_5x5.toml`` and its siblings, the visits changed), for both searches;
@@ -77,19 +78,29 @@ def studies() -> dict:
         if not cfg.black.searches:
             every[name] = cfg
             continue
-        every[name] = dataclasses.replace(cfg, name=cfg.name + "_rave")
-        every[name + "-norave"] = _without_rave(cfg)
+        for suffix, (run_suffix, search) in SEARCHES.items():
+            every[name + suffix] = _searching(cfg, cfg.name + run_suffix, search)
     return every
 
 
-def _without_rave(cfg):
-    """``cfg`` with its searching players as the studies played them on 2026-12-01: before
-    RAVE and the early stop."""
+#: The searches a study is played with: study suffix -> (run name suffix, the parameters that
+#: differ from the default search).
+SEARCHES = {
+    "": ("_rave_nostop", {}),
+    "-stop": ("_rave", {"stop_early": True}),
+    "-norave": ("", {"rave": 0.0}),
+}
+#: The tables' name of each search, by study suffix.
+SEARCH_LABEL = {"": "RAVE", "-stop": "RAVE, early stop", "-norave": "2026-12-01"}
+
+
+def _searching(cfg, name: str, search: dict):
+    """``cfg`` named ``name``, its searching players with the parameters ``search``."""
     players = {c: getattr(cfg, c) for c in ("black", "white")}
-    before = {"rave": 0.0, "stop_early": False}
     return dataclasses.replace(
         cfg,
-        **{c: dataclasses.replace(p, **before) if p.searches else p for c, p in players.items()},
+        name=name,
+        **{c: dataclasses.replace(p, **search) if p.searches else p for c, p in players.items()},
     )
 
 
@@ -140,7 +151,7 @@ def tables(figure: Path) -> None:
             {
                 "board": f"{size}x{size}",
                 "players": name.split("-")[1].replace("mcts", "mcts(") + ")",
-                "search": "2026-12-01" if name.endswith("-norave") else "RAVE, early stop",
+                "search": SEARCH_LABEL["".join(f"-{x}" for x in name.split("-")[2:])],
                 "games": int(fit["games"]),
                 "fair komi (95%)": _interval(
                     fit["fair komi"], fit["fair komi lo"], fit["fair komi hi"]

@@ -1,10 +1,12 @@
 """The players' findings of docs/findings.md ("Games that look like Go"), printed as markdown.
 
-    python docs/findings/players.py [--workers K] [--scale S] [--parts 2,3,4] [--before-rave]
+    python docs/findings/players.py [--workers K] [--scale S] [--parts 2,3,4]
+                                    [--before-rave | --early-stop]
 
 Plays, with ``sim.selfplay.play_batch`` (games split by id among K processes, seed 20261201),
-the default search (RAVE, the early stop), or with ``--before-rave`` the search as these
-findings were first measured on 2026-12-01 (``rave = 0``, ``stop_early = false``):
+the default search (RAVE), with ``--early-stop`` the search of the morning of 2026-12-02 (RAVE
+and ``stop_early = true``), or with ``--before-rave`` the search as these findings were first
+measured on 2026-12-01 (``rave = 0``):
 
 (1. fair komi under mcts self-play as visits grow: now komi sweeps, docs/findings/komi.py)
 2. on 7x7, the A/B disagreement and who finishes last under mcts against random play;
@@ -35,8 +37,8 @@ from sim.rules import Rules  # noqa: E402
 from sim.selfplay import play_batch  # noqa: E402
 
 SEED = 20261201
-#: The search before RAVE and the early stop (``--before-rave``), as first measured.
-BEFORE_RAVE = {"rave": 0.0, "stop_early": False}
+#: The searches other than the default, by flag: the parameters that differ.
+SEARCHES = {"before_rave": {"rave": 0.0}, "early_stop": {"stop_early": True}}
 GAMES = 200  # mcts games a row (random play: 20 times as many)
 AB_COLUMNS = ("players", "games", "differ", "rate", "lo", "hi", "white first share")
 RELATION_COLUMNS = (
@@ -132,8 +134,11 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--scale", type=float, default=1.0)
     parser.add_argument("--parts", default="2,3,4", help="which parts to play, e.g. 2,3")
-    parser.add_argument("--before-rave", action="store_true", help="the search of 2026-12-01")
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument("--before-rave", action="store_true", help="the search of 2026-12-01")
+    which.add_argument("--early-stop", action="store_true", help="RAVE with the early stop")
     args = parser.parse_args()
+    search = next((v for k, v in SEARCHES.items() if getattr(args, k)), {})
     scaled = max(2 * args.workers, int(GAMES * args.scale))
     parts = {int(p) for p in args.parts.split(",")}
     with ProcessPoolExecutor(args.workers) as pool:
@@ -144,7 +149,7 @@ def main() -> None:
         )
         for number, part in parts_by_number:
             if number in parts:
-                part(pool, args.workers, scaled, BEFORE_RAVE if args.before_rave else {})
+                part(pool, args.workers, scaled, search)
 
 
 if __name__ == "__main__":
