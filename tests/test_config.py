@@ -218,8 +218,7 @@ def test_players_tables(tmp_path):
     assert cfg.black == Player("mcts", visits=200, play_for="jpd_b")
     assert cfg.white == Player("pattern")
     assert cfg.black.name == (
-        "mcts(visits=200,playout=pattern,play_for=jpd_b,resign_below=0,explore=1,rave=1000,"
-        "stop_early=True)"
+        "mcts(visits=200,playout=pattern,play_for=jpd_b,resign_below=0,explore=1,rave=1000)"
     )
     assert cfg.white.name == "pattern"
     assert cfg.to_dict()["players"] == {
@@ -231,7 +230,7 @@ def test_players_tables(tmp_path):
             "resign_below": 0.0,
             "explore": 1.0,
             "rave": 1000.0,
-            "stop_early": True,
+            "stop_early": False,
         },
         "white": {"kind": "pattern"},
     }
