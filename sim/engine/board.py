@@ -42,8 +42,9 @@ from sim.engine.state import (
 @njit(cache=True, _nrt=False, inline="always")
 def neighbour(p, w, side):
     """The orthogonal neighbour ``side`` (0-3: above, left, right, below) of ``p`` on a board of
-    width ``w``. Loops ``for side in range(4)`` unroll into straight code; a loop over a tuple
-    of the four points picks each one through a jump table."""
+    width ``w``. A loop ``for side in range(4)`` with a small body unrolls into straight code
+    (a large one stays a loop: ``put_stone`` writes its sides out); a loop over a tuple of the
+    four points picks each one through a jump table."""
     step = w if side == 0 or side == 3 else 1
     return p + step if side >= 2 else p - step
 
