@@ -374,3 +374,35 @@ def test_runs_of_searching_players_keep_the_guarantees(tmp_path):
     for game_id in range(12):
         assert replay_stored(tmp_path / "one", game_id)["matches"]
     assert "shard 2: 4 games" in (tmp_path / "one" / "run.log").read_text()
+
+
+def test_a_run_grows_by_whole_shards(reference, config_file, tmp_path, capsys):
+    """``--resume --games N`` with more games than a run holds grows it to the rows of a run of
+    N games, when its games fill whole shards; a run that ends inside a shard is refused in
+    one line and left as it was, and without --resume the line says what to add."""
+    _, table = reference
+    out = tmp_path / "run"
+    assert run_cli(config_file, out, "--games", "60", "--workers", "1") == 0
+    capsys.readouterr()
+    assert run_cli(config_file, out) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "(games: run has 60, requested 120); to grow it to 120 games, add --resume" in err
+    assert run_cli(config_file, out, "--resume", "--workers", "1") == 0
+    assert read_games(out).equals(table)
+    m = json.loads((out / "manifest.json").read_text())
+    assert m["config"] == load_config(config_file).to_dict() and m["games"] == 120
+    assert m["status"] == "complete" and [g["games"] for g in m["grown"]] == [60]
+    # a run of 45 games ends inside its second shard of 30
+    part = tmp_path / "part"
+    assert run_cli(config_file, part, "--games", "45", "--workers", "1") == 0
+    files = {p: p.read_bytes() for p in part.rglob("*") if p.is_file()}
+    capsys.readouterr()
+    assert run_cli(config_file, part, "--resume") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot grow the run to 120 games" in err
+    assert "its 45 games end inside shard 1 (shards of 30)" in err
+    assert {p: p.read_bytes() for p in part.rglob("*") if p.is_file()} == files
+    # fewer games is another run
+    assert run_cli(config_file, out, "--resume", "--games", "30") == 2
+    assert "cannot resume" in capsys.readouterr().err

@@ -74,14 +74,33 @@ def same_run(run_dir: Path, cfg: RunConfig) -> RunState | None:
     return check_run(run_dir, manifest=manifest)
 
 
-def _manifest_of(run_dir: Path, cfg: RunConfig, problem: str, advice: str) -> dict:
+def _manifest_of(
+    run_dir: Path, cfg: RunConfig, problem: str, advice: str, grow: bool = False
+) -> dict:
     """The manifest of the run in ``run_dir``; a UserError (``problem``, the differences, then
-    ``advice``) when that run's config is not ``cfg``."""
+    ``advice``) when that run's config is not ``cfg``. With ``grow``, ``cfg`` may be that run
+    with more games, when its games fill whole shards (a game depends on (seed, game id)
+    alone, so the shards written are those of the larger run): the manifest is then the
+    larger run's, the growth noted under ``grown``."""
     manifest = read_manifest(run_dir)
     diffs = _config_differences(manifest["config"], cfg)
-    if diffs:
+    if not diffs:
+        return manifest
+    old = manifest["config"]["games"]
+    if cfg.games <= old or _config_differences({**manifest["config"], "games": cfg.games}, cfg):
         raise UserError(f"{run_dir}: {problem} ({'; '.join(diffs)}); {advice}")
-    return manifest
+    if old % cfg.shard_size:
+        raise UserError(
+            f"{run_dir}: cannot grow the run to {cfg.games:,} games: its {old:,} games end "
+            f"inside shard {old // cfg.shard_size} (shards of {cfg.shard_size:,}), and a run "
+            f"grows by whole shards; choose another --out"
+        )
+    if not grow:
+        raise UserError(
+            f"{run_dir}: {problem} ({diffs[0]}); to grow it to {cfg.games:,} games, add --resume"
+        )
+    grown = [*manifest.get("grown", []), {"games": old, "at": now()}]
+    return {**manifest, "config": cfg.to_dict(), "games": cfg.games, "grown": grown}
 
 
 def lock(run_dir: Path):
@@ -157,7 +176,9 @@ def prepare(cfg: RunConfig, run_dir: Path, resume: bool, config_file: str | None
             run_dir,
             cfg,
             "cannot resume, the run there has another config",
-            "give the same config file and --games/--seed options as the first run",
+            "give the same config file and --games/--seed options as the first run (--games "
+            "may grow a run whose games fill whole shards)",
+            grow=True,
         )
     try:
         state = check_run(run_dir, verify=True, manifest=manifest)
