@@ -12,7 +12,7 @@ every run). A study whose players search comes three times: ``NAME`` with the de
 (``rave = 0``). ``tables`` prints, from the folders there:
 
 1. the fitted fair komi (Chinese area) against visits on the solved boards 5x5, 6x6 and 7x7
-   (``configs/komi_5x5.toml`` and its siblings, the visits changed), for both searches;
+   (``configs/komi_5x5.toml`` and its siblings, the visits changed), for each search;
 2. the fitted fair komi of every ruleset on 9x9 under random, pattern, mcts and GNU Go play
    (``configs/komi_9x9.toml``, ``configs/komi_9x9_gnugo.toml``, the players changed);
 3. the A版 one-point effect, who passes first and who finishes last against the komi's
