@@ -175,9 +175,8 @@ def put_stone(g, p, c):
     pt[LIBSUM, p] = 0
     pt[LIBSQ, p] = 0
     pt[CHASH, p] = key
-    # The four sides written out: as a loop, numba's compiler keeps this one a loop (the merge
-    # makes it too large to unroll) and picks each side's offset by branches; written out,
-    # the light playout runs about 6% faster.
+    # the sides written out: as a loop (too large to unroll) each side's offset costs branches;
+    # written out, the light playout runs about 6% faster (docs/performance.md)
     dead = _join(pt, color, p, c, neighbour(p, w, 0))
     dead |= _join(pt, color, p, c, neighbour(p, w, 1))
     dead |= _join(pt, color, p, c, neighbour(p, w, 2))
@@ -186,9 +185,8 @@ def put_stone(g, p, c):
 
 @njit(cache=True, _nrt=False, inline="always")
 def _join(pt, color, p, c, q):
-    """The new stone of colour ``c`` at ``p`` meets its neighbour ``q``: a liberty of its chain,
-    a friend chain to merge with, or an opponent chain that loses a liberty. Returns whether
-    that opponent chain has none left."""
+    """The new stone ``c`` at ``p`` meets its neighbour ``q``: a liberty, a friend chain to merge
+    with, or an opponent chain losing a liberty; returns whether that chain has none left."""
     cq = color[q]
     if cq == EMPTY:
         _add_lib(pt, pt[HEAD, p], q, 1)
