@@ -151,7 +151,7 @@ def tables(figure: Path) -> None:
             {
                 "board": f"{size}x{size}",
                 "players": name.split("-")[1].replace("mcts", "mcts(") + ")",
-                "search": SEARCH_LABEL["".join(f"-{x}" for x in name.split("-")[2:])],
+                "search": SEARCH_LABEL[next((x for x in SEARCHES if x and name.endswith(x)), "")],
                 "games": int(fit["games"]),
                 "fair komi (95%)": _interval(
                     fit["fair komi"], fit["fair komi lo"], fit["fair komi hi"]
