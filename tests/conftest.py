@@ -28,6 +28,7 @@ LANES = {
     ],
     "slow": [
         "tests/test_bounds.py::test_every_*",
+        "tests/test_inlining.py::test_the_kernels_compile_*",
         "tests/test_faults.py::*",
         "tests/test_runner.py::*",
         "tests/test_stress.py::*",

@@ -8,9 +8,11 @@ of docs/rules.md §7) -> ``outcome`` (the raw outcome row of a game, and raw row
 margins, winners). ``check`` recomputes the incremental state from the board (a debug and test
 aid); ``game`` plays one game action by action from Python. Players live in ``sim.players``,
 batches in ``sim.selfplay``. Importing the package installs ``indexing`` (the kernels index
-without numba's negative-index wraparound) before any kernel compiles or loads.
+without numba's negative-index wraparound) and ``inlining`` (numba inlines the kernels'
+helpers without needless copies of their IR) before any kernel compiles or loads.
 """
 
-from sim.engine.indexing import install
+from sim.engine import indexing, inlining
 
-install()
+indexing.install()
+inlining.install()

@@ -13,4 +13,4 @@ the action (``history.apply_action``). Player kinds are named in ``sim.schema.PL
   takes the simulations' state and the trees (``mcts_move(g, s, tree, rng, params)``).
 """
 
-import sim.engine  # noqa: F401  (its indexing holds for these kernels too: sim.engine.indexing)
+import sim.engine  # noqa: F401  (its indexing and inlining hold for these kernels too)

@@ -1,0 +1,103 @@
+"""numba inlines this package's helpers without copying their IR (``sim.engine.inlining``):
+the compiled code is the same as with numba's own inliner, and other packages keep numba's."""
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+from numba import njit
+from numba.core.inline_closurecall import InlineWorker
+
+from sim.engine.inlining import install  # importing sim.engine installs it
+
+# ``step`` inlines ``judge``'s and ``play_stone``'s nested helpers (``put_stone``, ``_join``,
+# ``_merge``, ``key_after``...); a non-empty first argument keeps numba's inliner
+COMPILE = """
+import sys
+from numba.core.inline_closurecall import InlineWorker
+if sys.argv[1] == "numba":
+    InlineWorker.inline_function.jpdsim = True  # install() then leaves numba's own in place
+from sim.engine.game import Game
+from sim.engine.history import step
+from sim.rules import Rules
+game = Game(Rules(5))
+game.play(12)  # C3
+print(InlineWorker.inline_function.__module__)
+print("".join(step.inspect_llvm().values()))
+"""
+
+
+def _llvm(inliner, cache):
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
+    code = textwrap.dedent(COMPILE)
+    out = subprocess.run(
+        [sys.executable, "-c", code, inliner], env=env, capture_output=True, text=True
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    module, llvm = out.stdout.split("\n", 1)
+    return module, llvm
+
+
+def test_the_kernels_compile_to_the_same_code_as_with_numbas_inliner(tmp_path):
+    ours, ours_llvm = _llvm("ours", tmp_path / "ours")
+    numbas, numbas_llvm = _llvm("numba", tmp_path / "numba")
+    assert (ours, numbas) == ("sim.engine.inlining", "numba.core.inline_closurecall")
+    assert "put_stone" in ours_llvm and "_merge" in ours_llvm  # inlined helpers' names
+    assert ours_llvm == numbas_llvm
+
+
+def _twice(module):
+    def helper(a, i):
+        total = 0
+        for k in range(i):  # several blocks
+            total += a[k]
+        return total
+
+    def kernel(a):
+        return helper(a, 2) * 10 + helper(a, 3)
+
+    helper.__module__ = kernel.__module__ = module  # the inliner sees the helper's module
+    helper = njit(inline="always")(helper)
+    return njit(kernel)
+
+
+def test_only_this_packages_helpers_skip_the_copies(monkeypatch):
+    numba_inline_ir = InlineWorker.inline_ir
+    blocks = []
+
+    def inline_ir(self, caller_ir, block, i, callee_ir, *args, **kwargs):
+        blocks.extend(type(b).__name__ for b in callee_ir.blocks.values())
+        return numba_inline_ir(self, caller_ir, block, i, callee_ir, *args, **kwargs)
+
+    monkeypatch.setattr(InlineWorker, "inline_ir", inline_ir)
+    a = np.array([1, 2, 4, 8])
+    assert _twice("sim.probe")(a) == 3 * 10 + 7
+    assert blocks and set(blocks) == {"_Fresh"}
+    blocks.clear()
+    assert _twice("tests.probe")(a) == 3 * 10 + 7
+    assert blocks and set(blocks) == {"Block"}
+
+
+def _changed(self, caller_ir, block, i, function, arg_typs=None, cost=None):
+    raise AssertionError("never called here")
+
+
+def _fewer(self, func):
+    raise AssertionError("never called here")
+
+
+@pytest.mark.parametrize(
+    "name, changed", [("inline_function", _changed), ("run_untyped_passes", _fewer)]
+)
+def test_a_changed_numba_internal_is_left_alone(monkeypatch, name, changed):
+    numba_inline = InlineWorker.inline_function
+    monkeypatch.setattr(InlineWorker, name, changed)
+    if name != "inline_function":
+        monkeypatch.setattr(InlineWorker, "inline_function", lambda *args: None)
+    install()
+    assert getattr(InlineWorker, name) is changed
+    assert not getattr(InlineWorker.inline_function, "jpdsim", False)
+    assert numba_inline.jpdsim  # the installed one, untouched
