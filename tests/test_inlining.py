@@ -13,20 +13,22 @@ from numba.core.inline_closurecall import InlineWorker
 
 from sim.engine.inlining import install  # importing sim.engine installs it
 
-# ``step`` inlines ``judge``'s and ``play_stone``'s nested helpers (``put_stone``, ``_join``,
-# ``_merge``, ``key_after``...); a non-empty first argument keeps numba's inliner
+# ``reset`` and ``apply_action`` inline ``put_stone``, ``play_stone`` and their nested helpers
+# (``_join``, ``_merge``, ``_remove_chain``...); a first argument "numba" keeps numba's inliner
 COMPILE = """
 import sys
+import numpy as np
 from numba.core.inline_closurecall import InlineWorker
 if sys.argv[1] == "numba":
     InlineWorker.inline_function.jpdsim = True  # install() then leaves numba's own in place
-from sim.engine.game import Game
-from sim.engine.history import step
+from sim.engine.history import apply_action, reset
+from sim.engine.state import INTERIOR, OK, new_state
 from sim.rules import Rules
-game = Game(Rules(5))
-game.play(12)  # C3
+g = new_state(Rules(5), False)
+reset(g, np.zeros(25, np.int8), 1)
+apply_action(g, g.pt[INTERIOR, 12], OK)
 print(InlineWorker.inline_function.__module__)
-print("".join(step.inspect_llvm().values()))
+print("".join(reset.inspect_llvm().values()) + "".join(apply_action.inspect_llvm().values()))
 """
 
 
