@@ -1,12 +1,13 @@
 """Throughput of random self-play under the default rules, printed as figures and ratios.
 
-    python bench/throughput.py [--games9 N] [--games19 N] [--peer COMMAND] [--skip-compile]
+    python bench/throughput.py [--games9 N] [--games19 N] [--peer COMMAND] [--rounds R]
+                               [--core K] [--skip-compile]
 
 First the numba compile time of each kernel variant a run may need (``sim.batch``: light
 playouts, playout players, tree search, and the light playouts with the state check), each in
 a fresh process with an empty cache. Then for 9x9 and 19x19: engine-only games/s and
-actions/s on one core (``sim.selfplay.play_rows``: play and full scoring, the raw rows; the
-best of three runs of a third of the games each), end-to-end ``jpdsim run`` games/s with 1
+actions/s on one core, core K (``sim.selfplay.play_rows``: play and full scoring, the raw
+rows; the best of three runs of a third of the games each), end-to-end ``jpdsim run`` games/s with 1
 and 2 workers (whole command, all the games, shards written), the ratio of end-to-end to
 engine-only, and the fixed cost of
 a run (the seconds of a run of 8 games: processes, imports, loading the kernels). The default
@@ -14,9 +15,11 @@ game counts make the 1-worker runs about 40 s long, the length of the quickstart
 pays its fixed cost once, so the ratio of a much shorter run says more about the start than
 about the throughput (``--games9 1000000`` gives about 0.85 on 9x9). With the
 ``bench`` extra (open-spiel) installed, OpenSpiel's C++ random simulation loop is timed in the
-same run as a ratio; so is a peer engine's light playout, ``--peer COMMAND`` (run once, in
-the same sitting; it prints lines ``NAME NxN RATE games/s``, e.g. a driver timing libego's
-light playouts on one core, built outside this repository).
+same run as a ratio. Last, with ``--peer COMMAND`` (a command printing lines ``NAME NxN RATE
+games/s``, e.g. a driver timing libego's light playouts on one core, built outside this
+repository; it should time on core K too), the engine against the peer in R rounds that take
+turns, peer then engine on each board, and the median ratio: a shared machine's speed drifts
+by 10-20% within minutes, so a single run of each says little.
 """
 
 import argparse
@@ -68,9 +71,9 @@ def peer_rates(command: str) -> dict:
     return {int(size): float(rate) for size, rate in found}
 
 
-def engine(size: int, games: int, repeats: int = 3) -> tuple[float, float]:
-    """(games/s, actions/s) of the kernel in this process (one core; ``play_rows``: play + full
-    scoring, raw rows): the best of ``repeats`` runs of ``games // repeats`` games each (a
+def engine(size: int, games: int, core: int, repeats: int = 3) -> tuple[float, float]:
+    """(games/s, actions/s) of the kernel in this process on ``core`` (``play_rows``: play +
+    full scoring, raw rows): the best of ``repeats`` runs of ``games // repeats`` games each (a
     shared machine's noise only slows)."""
     from sim.engine.outcome import R_ACTIONS
     from sim.rules import Rules
@@ -79,12 +82,17 @@ def engine(size: int, games: int, repeats: int = 3) -> tuple[float, float]:
     rules = Rules(size)
     play_rows(rules, seed=1, game_ids=np.arange(2), **PLAYERS)  # load the cached kernels
     ids = np.arange(max(1, games // repeats))
-    best = None
-    for _ in range(repeats):
-        t = time.perf_counter()
-        rows, _ = play_rows(rules, seed=1, game_ids=ids, **PLAYERS)
-        dt = time.perf_counter() - t
-        best = dt if best is None else min(best, dt)
+    cores = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, {core})  # only while timing: the runs' workers inherit it
+    try:
+        best = None
+        for _ in range(repeats):
+            t = time.perf_counter()
+            rows, _ = play_rows(rules, seed=1, game_ids=ids, **PLAYERS)
+            dt = time.perf_counter() - t
+            best = dt if best is None else min(best, dt)
+    finally:
+        os.sched_setaffinity(0, cores)
     return ids.size / best, rows[:, R_ACTIONS].sum() / best
 
 
@@ -129,32 +137,54 @@ def main() -> None:
     parser.add_argument("--games9", type=int, default=3_000_000)
     parser.add_argument("--games19", type=int, default=750_000)
     parser.add_argument("--peer", help="a command timing a peer's light playouts")
+    parser.add_argument("--rounds", type=int, default=3, help="peer/engine rounds (default 3)")
+    parser.add_argument("--core", type=int, default=0, help="the core timing the engine")
     parser.add_argument("--skip-compile", action="store_true", help="no compile times")
     args = parser.parse_args()
     if not args.skip_compile:
         for name, call in VARIANTS.items():
             print(f"compile {name:20s} (fresh cache): {compile_seconds(call):5.1f} s", flush=True)
-    peer = peer_rates(args.peer) if args.peer else {}
+    boards = {9: args.games9, 19: args.games19}
     print(
         f"{'board':>6} {'engine games/s/core':>20} {'actions/s':>12} {'run 1 worker':>13} "
-        f"{'run 2 workers':>14} {'run1/engine':>12} {'run startup':>12} {'openspiel':>10} "
-        f"{'peer':>8}"
+        f"{'run 2 workers':>14} {'run1/engine':>12} {'run startup':>12} {'openspiel':>10}"
     )
-    for size, games in ((9, args.games9), (19, args.games19)):
-        rate, actions = engine(size, games)
+    for size, games in boards.items():
+        rate, actions = engine(size, games, args.core)
         run1 = games / run_seconds(size, games, 1)
         run2 = games / run_seconds(size, games, 2)
         startup = run_seconds(size, 8, 1)  # a run of 8 games: the fixed cost of a run
         spiel = openspiel(size, max(1, games // 2000))
         spiel_text = "n/a" if spiel is None else f"{rate / spiel:.1f}x"
-        peer_text = f"{rate / peer[size]:.2f}x" if size in peer else "n/a"
         print(
             f"{size:>4}x{size:<2} {rate:>20,.0f} {actions:>12,.0f} {run1:>13,.0f} {run2:>14,.0f} "
-            f"{run1 / rate:>12.2f} {startup:>10.1f} s {spiel_text:>10} {peer_text:>8}",
+            f"{run1 / rate:>12.2f} {startup:>10.1f} s {spiel_text:>10}",
             flush=True,
         )
-    for size, rate in sorted(peer.items()):
-        print(f"peer {size}x{size}: {rate:,.0f} games/s")
+    if args.peer:
+        against_peer(args.peer, boards, args.rounds, args.core)
+
+
+def against_peer(command: str, boards: dict, rounds: int, core: int) -> None:
+    """The engine against the peer's light playouts, taking turns (peer, then engine) on
+    ``core``; one line a round and board, then the median ratio of each board."""
+    print(f"engine against the peer, {rounds} rounds taking turns on core {core}:")
+    ratios = {size: [] for size in boards}
+    for r in range(1, rounds + 1):
+        peer = peer_rates(command)
+        for size, games in boards.items():
+            if size not in peer:
+                continue
+            rate = engine(size, games // 3, core)[0]  # a round a third as long as the table's
+            ratios[size].append(rate / peer[size])
+            print(
+                f"round {r} {size}x{size}: engine {rate:,.0f} peer {peer[size]:,.0f} games/s, "
+                f"{ratios[size][-1]:.3f}x",
+                flush=True,
+            )
+    for size, found in ratios.items():
+        if found:
+            print(f"median {size}x{size}: {np.median(found):.3f}x of the peer")
 
 
 if __name__ == "__main__":
