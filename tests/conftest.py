@@ -15,7 +15,7 @@ from sim.schema import OUTCOME_FIELDS, RULESETS
 
 ENGINES = ["reference", "numba", "numba-hash-only"]
 
-#: The test lanes (``pytest -m 'not slow'``, about 2.5 minutes with warm kernels): node-id
+#: The test lanes (``pytest -n 2 -m 'not slow'``, about 80 s with warm kernels): node-id
 #: patterns of the tests that play GNU Go or a real KataGo (``JPD_KATAGO``), execute the
 #: notebooks, or take over a second
 #: (``pytest --durations=40`` finds them; README's test command runs every lane).
