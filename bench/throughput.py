@@ -7,19 +7,20 @@ First the numba compile time of each kernel variant a run may need (``sim.batch`
 playouts, playout players, tree search, and the light playouts with the state check), each in
 a fresh process with an empty cache. Then for 9x9 and 19x19: engine-only games/s and
 actions/s on one core, core K (``sim.selfplay.play_rows``: play and full scoring, the raw
-rows; the best of three runs of a third of the games each), end-to-end ``jpdsim run`` games/s with 1
-and 2 workers (whole command, all the games, shards written), the ratio of end-to-end to
-engine-only, and the fixed cost of
-a run (the seconds of a run of 8 games: processes, imports, loading the kernels). The default
+rows; the best of three runs of a third of the games each), end-to-end ``jpdsim run``
+games/s with 1 and 2 workers (whole command, all the games, shards written), the ratio of
+end-to-end to engine-only, and the fixed cost of a run (the seconds of a run of 8 games:
+processes, imports, loading the kernels). The default
 game counts make the 1-worker runs about 40 s long, the length of the quickstart run: a run
 pays its fixed cost once, so the ratio of a much shorter run says more about the start than
 about the throughput (``--games9 1000000`` gives about 0.85 on 9x9). With the
 ``bench`` extra (open-spiel) installed, OpenSpiel's C++ random simulation loop is timed in the
 same run as a ratio. Last, with ``--peer COMMAND`` (a command printing lines ``NAME NxN RATE
 games/s``, e.g. a driver timing libego's light playouts on one core, built outside this
-repository; it should time on core K too), the engine against the peer in R rounds that take
-turns, peer then engine on each board, and the median ratio: a shared machine's speed drifts
-by 10-20% within minutes, so a single run of each says little.
+repository; started on core K, and it should time there too, best of several runs as the
+engine's are), the engine against the peer in R rounds that take turns, peer then engine on
+each board, and the median ratio: a shared machine's speed drifts by 10-20% within minutes,
+so a single run of each says little.
 """
 
 import argparse
@@ -64,9 +65,16 @@ def compile_seconds(call: str) -> float:
     return float(out.stdout.strip())
 
 
-def peer_rates(command: str) -> dict:
-    """{board size: games/s} of a peer engine's command (lines ``NAME NxN RATE games/s``)."""
-    out = subprocess.run(shlex.split(command), capture_output=True, text=True, check=True).stdout
+def peer_rates(command: str, core: int) -> dict:
+    """{board size: games/s} of a peer engine's command (lines ``NAME NxN RATE games/s``),
+    started on ``core``."""
+    out = subprocess.run(
+        shlex.split(command),
+        capture_output=True,
+        text=True,
+        check=True,
+        preexec_fn=lambda: os.sched_setaffinity(0, {core}),
+    ).stdout
     found = re.findall(r"^\S+ (\d+)x\d+ (\d+) games/s", out, re.M)
     return {int(size): float(rate) for size, rate in found}
 
@@ -171,9 +179,10 @@ def against_peer(command: str, boards: dict, rounds: int, core: int) -> None:
     print(f"engine against the peer, {rounds} rounds taking turns on core {core}:")
     ratios = {size: [] for size in boards}
     for r in range(1, rounds + 1):
-        peer = peer_rates(command)
+        peer = peer_rates(command, core)
         for size, games in boards.items():
             if size not in peer:
+                print(f"round {r} {size}x{size}: the peer printed no rate")
                 continue
             rate = engine(size, games // 3, core)[0]  # a round a third as long as the table's
             ratios[size].append(rate / peer[size])

@@ -11,7 +11,7 @@ import pytest
 from numba import njit
 from numba.core.inline_closurecall import InlineWorker
 
-from sim.engine.inlining import install  # importing sim.engine installs it
+from sim.engine.inlining import VERIFIED, install  # importing sim.engine installs it
 
 # ``reset`` and ``apply_action`` inline ``put_stone``, ``play_stone`` and their nested helpers
 # (``_join``, ``_merge``, ``_remove_chain``...); a first argument "numba" keeps numba's inliner
@@ -67,39 +67,55 @@ def _twice(module):
 
 
 def test_only_this_packages_helpers_skip_the_copies(monkeypatch):
-    numba_inline_ir = InlineWorker.inline_ir
-    blocks = []
+    numba_inline_ir, ours = InlineWorker.inline_ir, InlineWorker.inline_function
+    during, after = [], []
 
     def inline_ir(self, caller_ir, block, i, callee_ir, *args, **kwargs):
-        blocks.extend(type(b).__name__ for b in callee_ir.blocks.values())
+        during.extend(type(b).__name__ for b in callee_ir.blocks.values())
         return numba_inline_ir(self, caller_ir, block, i, callee_ir, *args, **kwargs)
 
+    def inline_function(self, *args, **kwargs):
+        result = ours(self, *args, **kwargs)
+        after.extend(type(b).__name__ for _, b in result[3])  # the blocks now in the caller
+        return result
+
     monkeypatch.setattr(InlineWorker, "inline_ir", inline_ir)
+    monkeypatch.setattr(InlineWorker, "inline_function", inline_function)
     a = np.array([1, 2, 4, 8])
     assert _twice("sim.probe")(a) == 3 * 10 + 7
-    assert blocks and set(blocks) == {"_Fresh"}
-    blocks.clear()
+    assert during and set(during) == {"_Fresh"}
+    assert after and set(after) == {"Block"}  # none left behind
+    during.clear()
     assert _twice("tests.probe")(a) == 3 * 10 + 7
-    assert blocks and set(blocks) == {"Block"}
+    assert during and set(during) == {"Block"}
 
 
-def _changed(self, caller_ir, block, i, function, arg_typs=None, cost=None):
-    raise AssertionError("never called here")
+def _worker(**changed):
+    """A stand-in for numba's InlineWorker with its verified methods, but ``changed``."""
+    methods = {
+        "inline_function": InlineWorker.inline_function.numba,
+        "inline_ir": InlineWorker.inline_ir,
+        "run_untyped_passes": InlineWorker.run_untyped_passes,
+    }
+    return type("Worker", (), {**methods, **changed})
 
 
-def _fewer(self, func):
-    raise AssertionError("never called here")
+def test_installed_once_on_the_verified_methods():
+    worker = _worker()
+    install(worker)
+    assert worker.inline_function.jpdsim
+    assert worker.inline_function.numba is InlineWorker.inline_function.numba
+    installed = worker.inline_function
+    install(worker)
+    assert worker.inline_function is installed
 
 
-@pytest.mark.parametrize(
-    "name, changed", [("inline_function", _changed), ("run_untyped_passes", _fewer)]
-)
-def test_a_changed_numba_internal_is_left_alone(monkeypatch, name, changed):
-    numba_inline = InlineWorker.inline_function
-    monkeypatch.setattr(InlineWorker, name, changed)
-    if name != "inline_function":
-        monkeypatch.setattr(InlineWorker, "inline_function", lambda *args: None)
-    install()
-    assert getattr(InlineWorker, name) is changed
-    assert not getattr(InlineWorker.inline_function, "jpdsim", False)
-    assert numba_inline.jpdsim  # the installed one, untouched
+@pytest.mark.parametrize("name", sorted(VERIFIED))
+def test_a_changed_numba_method_is_left_alone(name):
+    def changed(self, *args, **kwargs):
+        raise AssertionError("never called here")
+
+    worker = _worker(**{name: changed})
+    numbas = worker.inline_function
+    install(worker)
+    assert worker.inline_function is numbas
