@@ -36,6 +36,7 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # the engine timed in this process is this tree's
 PLAYERS = dict(black="random", white="random", virtual_rate=0.0, record_moves=False)
 
 
