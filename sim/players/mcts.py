@@ -82,6 +82,9 @@ from sim.players.tree import (
     FIRST,
     NUM,
     SCORED,
+    SEQ_COLOUR,
+    SEQ_NODE,
+    SEQ_POINT,
     USED_EDGES,
     USED_NODES,
     count_owners,
@@ -229,7 +232,7 @@ def finish(s, rng, params, seq, k):
         else:
             action, code = random_move(s, rng, 0.0)
         if action >= 0 and k < seq.shape[1]:
-            seq[0, k], seq[1, k], seq[2, k] = action, s.tab[ST, TO_MOVE], -1
+            seq[SEQ_POINT, k], seq[SEQ_COLOUR, k], seq[SEQ_NODE, k] = action, s.tab[ST, TO_MOVE], -1
             k += 1
         _take(s, action, code)
     return k
@@ -244,12 +247,12 @@ def _amaf(tree, t, c, depth, steps, value):
     k = steps - 1
     for i in range(depth - 1, -1, -1):
         while k >= i:
-            if seq[0, k] >= 0:
-                first[seq[0, k]] = seq[1, k]
+            if seq[SEQ_POINT, k] >= 0:
+                first[seq[SEQ_POINT, k]] = seq[SEQ_COLOUR, k]
             k -= 1
         mover = c if i % 2 == 0 else opponent(c)
         mine = value if mover == BLACK else 1.0 - value
-        nd = seq[2, i]
+        nd = seq[SEQ_NODE, i]
         start = tree.node[t, FIRST, nd]
         for e in range(start, start + tree.node[t, COUNT, nd]):
             a = tree.edge[t, ACT, e]
@@ -257,8 +260,8 @@ def _amaf(tree, t, c, depth, steps, value):
                 tree.amaf_n[t, e] += 1
                 tree.amaf_w[t, e] += mine
     for k in range(steps):
-        if seq[0, k] >= 0:
-            first[seq[0, k]] = 0
+        if seq[SEQ_POINT, k] >= 0:
+            first[seq[SEQ_POINT, k]] = 0
 
 
 @njit(cache=True, _nrt=False)
@@ -312,7 +315,11 @@ def search(g, s, tree, rng, params):
             path[depth] = e
             action = np.int64(tree.edge[t, ACT, e])
             if rave > 0.0:
-                seq[0, depth], seq[1, depth], seq[2, depth] = action, s.tab[ST, TO_MOVE], nd
+                seq[SEQ_POINT, depth], seq[SEQ_COLOUR, depth], seq[SEQ_NODE, depth] = (
+                    action,
+                    s.tab[ST, TO_MOVE],
+                    nd,
+                )
             depth += 1
             _apply(s, action)
             child = tree.edge[t, CHILD, e]

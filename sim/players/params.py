@@ -9,6 +9,19 @@ RANDOM, CAPTURE, PATTERN, MCTS, KOFIGHT = (
 )
 PATTERN_PLAYOUT = PLAYOUTS.index("pattern")
 
+#: The parameters of a row, in order; ``K_<NAME>`` is the index of each.
+ROW = (
+    "kind",
+    "visits",
+    "playout",
+    "play_for",
+    "komi",
+    "resign",
+    "explore",
+    "threat",
+    "rave",
+    "stop_early",
+)
 (
     K_KIND,
     K_VISITS,
@@ -20,22 +33,23 @@ PATTERN_PLAYOUT = PLAYOUTS.index("pattern")
     K_THREAT,
     K_RAVE,
     K_STOP_EARLY,
-) = range(10)
-N_K = 10
+) = range(len(ROW))
+N_K = len(ROW)
 
 
 def kernel_parameters(player, rules) -> list:
     """The ``K_*`` row of ``player`` (``sim.player.Player``) under ``rules``: ``K_KOMI`` is the
     komi of the ruleset it plays for."""
-    row = [0.0] * N_K
-    row[K_KIND] = PLAYERS.index(player.kind)
-    row[K_VISITS] = player.visits
-    row[K_PLAYOUT] = PLAYOUTS.index(player.playout)
-    row[K_PLAY_FOR] = RULESETS.index(player.play_for)
-    row[K_KOMI] = rules.komi[player.play_for]
-    row[K_RESIGN] = player.resign_below
-    row[K_EXPLORE] = player.explore
-    row[K_THREAT] = player.threat_rate
-    row[K_RAVE] = player.rave
-    row[K_STOP_EARLY] = player.stop_early
-    return row
+    values = {
+        "kind": PLAYERS.index(player.kind),
+        "visits": player.visits,
+        "playout": PLAYOUTS.index(player.playout),
+        "play_for": RULESETS.index(player.play_for),
+        "komi": rules.komi[player.play_for],
+        "resign": player.resign_below,
+        "explore": player.explore,
+        "threat": player.threat_rate,
+        "rave": player.rave,
+        "stop_early": player.stop_early,
+    }
+    return [float(values[name]) for name in ROW]

@@ -22,29 +22,37 @@ from sim.engine.state import BLACK, COLOR, INTERIOR, LAB, ST, WHITE, N, opponent
 
 DEAD_SHARE = 0.7  # a stone is dead if this share of the last search's playouts lost its point
 
-# tree rows: node[t, ROW, i], edge[t, ROW, e], meta[t, ROW]
-FIRST, COUNT = 0, 1  # a node's first edge, its edge count (-1: not expanded)
-ACT, CHILD, NUM = 0, 1, 2  # an edge's action, its child node (-1: none yet), its visits
-USED_NODES, USED_EDGES, ROOT, SCORED = 0, 1, 2, 3  # SCORED: playouts counted in ``owned``
+TREES = 2  # one per colour: row t = colour - 1
+# The rows of the arrays, each named once: node[t, ROW, i], edge[t, ROW, e], meta[t, ROW],
+# seq[ROW, k]; an array has as many rows as its names.
+NODE_ROWS = ("first", "count")  # a node's first edge, its edge count (-1: not expanded)
+FIRST, COUNT = range(len(NODE_ROWS))
+EDGE_ROWS = ("action", "child", "visits")  # an edge's action, child node (-1: none yet), visits
+ACT, CHILD, NUM = range(len(EDGE_ROWS))
+META_ROWS = ("used_nodes", "used_edges", "root", "scored")  # scored: playouts in ``owned``
+USED_NODES, USED_EDGES, ROOT, SCORED = range(len(META_ROWS))
+# a simulation's step: its point (-1: none), colour, and the node it was chosen at (-1: in the
+# playout)
+SEQ_ROWS = ("point", "colour", "node")
+SEQ_POINT, SEQ_COLOUR, SEQ_NODE = range(len(SEQ_ROWS))
 
 Tree = namedtuple(
     "Tree",
     [
-        "node",  # int32[2, 2, nodes]
-        "edge",  # int32[2, 3, edges]
-        "wsum",  # float64[2, edges]: the sum of the values (the edge mover's) through an edge
-        "prior",  # float32[2, edges]
-        "meta",  # int64[2, 4]
+        "node",  # int32[TREES, NODE_ROWS, nodes]
+        "edge",  # int32[TREES, EDGE_ROWS, edges]
+        "wsum",  # float64[TREES, edges]: the sum of the values (the edge mover's) through an edge
+        "prior",  # float32[TREES, edges]
+        "meta",  # int64[TREES, META_ROWS]
         "path",  # int64[depth]: the edges of a descent
         "row",  # int64[len(RAW_FIELDS)]: a playout's raw outcome
-        "owned",  # int32[2, 2, N*N]: the last search's playouts (dead_stones = "agree" only)
-        # that ended with each point
-        # Black's (row 0) or White's (row 1), stones or territory (JPD labels)
-        "amaf_n",  # int32[2, edges] with RAVE (else [2, 0]): the simulations through the
-        # edge's node in which its mover played its action first, later in the simulation
-        "amaf_w",  # float64[2, edges] with RAVE (else [2, 0]): their values (the mover's)
-        "seq",  # int64[3, depth] with RAVE (else [3, 0]): a simulation's actions: point (-1:
-        # none), colour, the node it was chosen at (-1: in the playout)
+        "owned",  # int32[TREES, 2, N*N]: the last search's playouts (dead_stones = "agree"
+        # only) that ended with each point Black's (row 0) or White's (row 1), stones or
+        # territory (JPD labels)
+        "amaf_n",  # int32[TREES, edges] with RAVE (else [TREES, 0]): the simulations through
+        # the edge's node in which its mover played its action first, later in the simulation
+        "amaf_w",  # float64[TREES, edges] with RAVE (else [TREES, 0]): their values (the mover's)
+        "seq",  # int64[SEQ_ROWS, depth] with RAVE (else [SEQ_ROWS, 0]): a simulation's steps
         "first",  # int64[(N+2)**2] with RAVE (else [0]): the colour that played each point
         # first (from a step on)
     ],
@@ -59,17 +67,17 @@ def new_tree(rules, visits: int, raw_fields: int, rave: bool = False) -> Tree:
     edges = nodes * (rules.board_size**2 + 2)
     amaf = edges if rave else 0
     return Tree(
-        node=np.zeros((2, 2, nodes), np.int32),
-        edge=np.zeros((2, 3, edges), np.int32),
-        wsum=np.zeros((2, edges), np.float64),
-        prior=np.zeros((2, edges), np.float32),
-        meta=np.full((2, 4), -1, np.int64),
+        node=np.zeros((TREES, len(NODE_ROWS), nodes), np.int32),
+        edge=np.zeros((TREES, len(EDGE_ROWS), edges), np.int32),
+        wsum=np.zeros((TREES, edges), np.float64),
+        prior=np.zeros((TREES, edges), np.float32),
+        meta=np.full((TREES, len(META_ROWS)), -1, np.int64),
         path=np.zeros(rules.max_actions + 2, np.int64),
         row=np.zeros(raw_fields, np.int64),
-        owned=np.zeros((2, 2, rules.board_size**2), np.int32),
-        amaf_n=np.zeros((2, amaf), np.int32),
-        amaf_w=np.zeros((2, amaf), np.float64),
-        seq=np.zeros((3, (rules.max_actions + 2) if rave else 0), np.int64),
+        owned=np.zeros((TREES, 2, rules.board_size**2), np.int32),
+        amaf_n=np.zeros((TREES, amaf), np.int32),
+        amaf_w=np.zeros((TREES, amaf), np.float64),
+        seq=np.zeros((len(SEQ_ROWS), (rules.max_actions + 2) if rave else 0), np.int64),
         first=np.zeros((rules.board_size + 2) ** 2 if rave else 0, np.int64),
     )
 
@@ -84,7 +92,7 @@ def drop_trees(tree):
 def advance(tree, action):
     """Follow the game's ``action`` (bordered point, PASS or VIRTUAL) from each tree's root: its
     child becomes the root, or the tree is dropped."""
-    for t in range(2):
+    for t in range(TREES):
         root = tree.meta[t, ROOT]
         if root < 0:
             continue
