@@ -36,11 +36,20 @@ def test_a_changed_numba_internal_is_left_alone(monkeypatch):
         raise AssertionError("never called here")
 
     monkeypatch.setattr(arrayobj, "fix_integer_index", fix_integer_index)
-    install()
+    said = install()
     assert arrayobj.fix_integer_index is fix_integer_index
+    assert "index fix is not the one verified" in said and "\n" not in said
     monkeypatch.delattr(arrayobj, "fix_integer_index")
-    install()
+    assert install() == said
     assert not hasattr(arrayobj, "fix_integer_index")
+
+
+def test_installed_on_the_verified_numba():
+    import sim.engine
+
+    assert arrayobj.fix_integer_index.jpdsim
+    assert install() is None
+    assert sim.engine.PATCHES_OFF == ()
 
 
 PLAY = """
