@@ -13,9 +13,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analysis import counts, finishes_last, komi, stats
+from analysis import counts, finishes_last, groups, komi, stats
 from analysis.disagreement import winner_codes
-from analysis.finishes_last import FIRST, LAST, player_codes
+from analysis.finishes_last import player_codes
+from sim.schema import FIRST, LAST
 
 COLUMNS = ("winner_jpd_a", "winner_jpd_b", "margin_jpd_a", "margin_jpd_b", FIRST, "area_diff_jpd")
 _FIRST_LABELS = ("B", "W", "none")
@@ -39,7 +40,7 @@ def ab_summary(data, by=None) -> pd.DataFrame:
     """Games with both winners, how many differ (rate, 95% Wilson lo/hi), the share where
     White was first to pass or virtual, and the mean margin shift A − B (points)."""
     df = counts.frame(data, COLUMNS, by)
-    codes, keys = stats.groups(df, by)
+    codes, keys = groups.split(df, by)
     g = len(keys)
     w = stats.weights(df)
     both, differ = _differ(df)
@@ -59,13 +60,13 @@ def ab_summary(data, by=None) -> pd.DataFrame:
         out["mean shift A-B (points)"] = np.bincount(
             codes[ok], weights=shift[ok] * w[ok], minlength=g
         ) / stats.bincount(codes[ok], g, w[ok])
-    return stats.with_keys(keys, out, np.arange(g))
+    return groups.with_keys(keys, out, np.arange(g))
 
 
 def ab_by_first(data, by=None) -> pd.DataFrame:
     """``ab_summary`` split by who was first to pass or play a virtual move (B / W / none)."""
     df = counts.frame(data, COLUMNS, by)
-    cols = stats.group_columns(df, by)
+    cols = groups.group_columns(df, by)
     work = stats.select(df, cols + list(COLUMNS[:5]))
     work["first pass or virtual"] = pd.Categorical.from_codes(
         player_codes(df[FIRST]), categories=list(_FIRST_LABELS)
@@ -125,7 +126,7 @@ def by_komi(data, by=None) -> pd.DataFrame:
     decides (``differ``, rate lo hi: ``ab_summary``), the games where White was first to pass
     or virtual and where Black finished last (``finishes_last.player_shares``), and Black's
     B版 score (``komi.sweep_curve``), each rate with its 95% Wilson interval."""
-    cols = stats.by_columns(by)
+    cols = groups.by_columns(by)
     keys = [*cols, KOMI]
     shares = finishes_last.player_shares(data, by=keys).set_index("column")
     out = shares.loc[[FIRST], keys + ["games"]].reset_index(drop=True)

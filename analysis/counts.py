@@ -27,15 +27,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analysis import load, stats
+from analysis import groups, load, stats
 from analysis.stats import WEIGHT
 from sim.dataset.check import RunState
 from sim.errors import UserError, one_line
-from sim.schema import RULESET_SCORE, RULESETS
+from sim.schema import CONFIG_COLUMNS, FIRST, LAST, RULESET_SCORE, RULESETS
 
-FIRST, LAST = "first_pass_or_virtual_by", "last_real_move_by"
 #: Keys of every cube: what a table may group by (``run`` only when there are several runs).
-BASE = ("run", *load.CONFIG_COLUMNS, "setup")
+BASE = ("run", *CONFIG_COLUMNS, "setup")
 #: Games read per batch (whole shards: at least one).
 BATCH_ROWS = 1_000_000
 #: Games that fail the JPD self-check, kept to be listed (the cubes count them all).
@@ -96,8 +95,6 @@ CUBES = {
         ),
     ),
 }
-#: Group columns made from other columns (``stats.group_columns``).
-_GROUP_SOURCES = {"config": load.CONFIG_COLUMNS, "players": ("player_b", "player_w")}
 
 
 @dataclass
@@ -144,9 +141,7 @@ def frame(data, columns: Iterable[str] = (), by=None, sums: Iterable[str] = ()) 
     columns of ``by`` as keys and ``sums`` summed."""
     if isinstance(data, pd.DataFrame):
         return data
-    need = set(columns)
-    for c in stats.by_columns(by):
-        need.update(_GROUP_SOURCES.get(c, (c,)))
+    need = {*columns, *groups.source_columns(by)}
     for name, f in data.cubes.items():
         cube = CUBES[name]
         if need <= set(cube.keys) & set(f.columns) and set(sums) <= set(cube.sums):
@@ -221,10 +216,9 @@ def _self_check_rows(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def _columns() -> list[str]:
-    """The game columns the cubes and the kept rows read."""
-    cols = [c for cube in CUBES.values() for c in cube.keys + cube.sums]
-    cols += ["repetition_bans", "converted_passes", "equal_stones_diff", *SELF_CHECK_COLUMNS]
-    return [c for c in dict.fromkeys(cols) if c not in stats.DERIVED and c != "run"]
+    """The game columns the cubes and the kept rows read (a derived key: its inputs)."""
+    cols = [c for cube in CUBES.values() for c in cube.keys + cube.sums] + [*SELF_CHECK_COLUMNS]
+    return [i for i in dict.fromkeys(i for c in cols for i in stats.inputs(c)) if i != "run"]
 
 
 def reduce_games(df: pd.DataFrame) -> Statistics:

@@ -11,9 +11,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analysis import counts, stats
-from analysis.finishes_last import FIRST
-from sim.schema import RULESETS, VOCABULARY
+from analysis import counts, groups, stats
+from sim.schema import FIRST, RULESETS, VOCABULARY
 
 COLUMNS = (
     "game_id",
@@ -44,7 +43,7 @@ def endings(data, by="repetition") -> pd.DataFrame:
     """Long table: [by], ending, games (of the group), count, share with 95% Wilson lo/hi;
     every ending of the vocabulary appears, with zero counts where absent."""
     df = counts.frame(data, ("ending",), by)
-    codes, keys = stats.groups(df, by)
+    codes, keys = groups.split(df, by)
     col = df["ending"]
     names = (
         list(col.cat.categories)
@@ -62,14 +61,14 @@ def endings(data, by="repetition") -> pd.DataFrame:
         }
     )
     out = stats.rate_columns(out, "count", "games")
-    return stats.with_keys(keys, out, g_idx)
+    return groups.with_keys(keys, out, g_idx)
 
 
 def endings_wide(data, by="repetition") -> pd.DataFrame:
     """``endings`` as one row per group: games, then ``<ending> share`` for each ending that
     occurs."""
     long = endings(data, by)
-    cols = stats.by_columns(by)
+    cols = groups.by_columns(by)
     seen = long.groupby("ending", sort=False)["count"].sum()
     seen = [e for e in seen.index if seen[e] > 0]
     long = long[long["ending"].isin(seen)]
@@ -93,7 +92,7 @@ def endings_wide(data, by="repetition") -> pd.DataFrame:
 
 def _histogram(data, column: str, by) -> tuple[pd.DataFrame, np.ndarray, np.ndarray]:
     df = counts.frame(data, (column,), by)
-    codes, keys = stats.groups(df, by)
+    codes, keys = groups.split(df, by)
     v = df[column].to_numpy(dtype=np.float64)
     ok = np.isfinite(v)
     vi = v[ok].astype(np.int64)
@@ -124,7 +123,7 @@ def lengths(data, by="repetition", column: str = "moves") -> pd.DataFrame:
     for j, p in enumerate(QUANTILES, start=1):
         out[f"p{round(p * 100)}"] = q[:, j]
     out["max"] = q[:, -1]
-    return stats.with_keys(keys, out, np.arange(len(keys)))
+    return groups.with_keys(keys, out, np.arange(len(keys)))
 
 
 def length_histogram(data, by="repetition", column: str = "moves") -> pd.DataFrame:
@@ -132,7 +131,7 @@ def length_histogram(data, by="repetition", column: str = "moves") -> pd.DataFra
     keys, values, hist = _histogram(data, column, by)
     g, i = np.nonzero(hist)
     out = pd.DataFrame({column: values[i], "games": hist[g, i]})
-    return stats.with_keys(keys, out, g)
+    return groups.with_keys(keys, out, g)
 
 
 def repetition_bans(data, by="repetition") -> pd.DataFrame:
@@ -140,7 +139,7 @@ def repetition_bans(data, by="repetition") -> pd.DataFrame:
     bans, mean per game, bans per 100 moves (when ``moves`` is loaded), and the share of games
     with a ban (Wilson lo/hi)."""
     df = counts.frame(data, ("with a ban",), by, ("repetition_bans", "moves"))
-    codes, keys = stats.groups(df, by)
+    codes, keys = groups.split(df, by)
     g = len(keys)
     w = stats.weights(df)
     bans = df["repetition_bans"].to_numpy(dtype=np.int64)
@@ -160,7 +159,7 @@ def repetition_bans(data, by="repetition") -> pd.DataFrame:
                 m > 0, 100 * out["bans"] / np.where(m > 0, m, 1), np.nan
             )
     out = stats.rate_columns(out, "with a ban", "games", prefix="with a ban ")
-    return stats.with_keys(keys, out, np.arange(g))
+    return groups.with_keys(keys, out, np.arange(g))
 
 
 def conversions(data, by="repetition") -> pd.DataFrame:
@@ -168,7 +167,7 @@ def conversions(data, by="repetition") -> pd.DataFrame:
     with a converted pass, and the share of four-virtual endings (each with Wilson lo/hi)."""
     sums = ("passes", "converted_passes", "virtual_moves_b", "virtual_moves_w")
     df = counts.frame(data, ("ending", "with a conversion"), by, sums)
-    codes, keys = stats.groups(df, by)
+    codes, keys = groups.split(df, by)
     g = len(keys)
     w = stats.weights(df)
     n = stats.bincount(codes, g, w)
@@ -191,7 +190,7 @@ def conversions(data, by="repetition") -> pd.DataFrame:
     out["four_virtual"] = stats.bincount(codes[four], g, w[four])
     out = stats.rate_columns(out, "with a conversion", "games", prefix="conversion ")
     out = stats.rate_columns(out, "four_virtual", "games", prefix="four_virtual ")
-    return stats.with_keys(keys, out, np.arange(g))
+    return groups.with_keys(keys, out, np.arange(g))
 
 
 def self_check(data) -> pd.DataFrame:
@@ -226,7 +225,7 @@ def self_check(data) -> pd.DataFrame:
 def self_check_summary(data, by=None) -> pd.DataFrame:
     """Per group: games, games checked (both results present), mismatches (expected 0)."""
     df = counts.frame(data, ("self-check",), by)
-    codes, keys = stats.groups(df, by)
+    codes, keys = groups.split(df, by)
     check = stats.column(df, "self-check")
     w = stats.weights(df)
     g = len(keys)
@@ -237,28 +236,28 @@ def self_check_summary(data, by=None) -> pd.DataFrame:
             "mismatches": stats.bincount(codes[check == 2], g, w[check == 2]),
         }
     )
-    return stats.with_keys(keys, out, np.arange(g))
+    return groups.with_keys(keys, out, np.arange(g))
 
 
 def black_wins(data, by="repetition") -> pd.DataFrame:
     """Per group and ruleset: the share of games Black won (of all games; games without a
     winner count as not won), with Wilson lo/hi; one ``<ruleset> B`` column each."""
     df = counts.frame(data, [f"winner_{r}" for r in RULESETS], by)
-    codes, keys = stats.groups(df, by)
+    codes, keys = groups.split(df, by)
     g = len(keys)
     w = stats.weights(df)
     out = pd.DataFrame({"games": stats.bincount(codes, g, w)})
     for r in RULESETS:
         won = (df[f"winner_{r}"] == "B").to_numpy()
         out[f"{r} B"] = stats.bincount(codes[won], g, w[won]) / np.maximum(out["games"], 1)
-    return stats.with_keys(keys, out, np.arange(g))
+    return groups.with_keys(keys, out, np.arange(g))
 
 
 def stress_table(data, by=STRESS_BY) -> pd.DataFrame:
     """The table of a stress run, one row per group: games; the share of each ending; game
     length in moves (mean, p99, max); repetition bans per game; Black's win share under each
     ruleset; self-check mismatches (expected 0)."""
-    cols = stats.by_columns(by)
+    cols = groups.by_columns(by)
     ends = endings_wide(data, by)
     ln = lengths(data, by)[cols + ["mean", "p99", "max"]]
     ln = ln.rename(columns={c: f"moves {c}" for c in ("mean", "p99", "max")})
@@ -276,7 +275,7 @@ def examples(data, ending=("cycle", "four_virtual"), by=("setup", "repetition"))
     and game id; columns [by], ending, run (when loaded), game_id (from ``Statistics``: among
     the endings of ``analysis.counts.EXAMPLE_ENDINGS``)."""
     df = counts.selected(data, "examples")
-    cols = stats.by_columns(by)
+    cols = groups.by_columns(by)
     keep = df[df["ending"].isin(ending)]
     order = [c for c in ("run", "game_id") if c in keep.columns]
     first = keep.sort_values(order).groupby(cols, observed=True, sort=True).head(1)

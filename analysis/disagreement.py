@@ -12,7 +12,7 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
-from analysis import counts, stats
+from analysis import counts, groups, stats
 from sim.schema import RULESETS
 
 OUTCOMES = ("B", "W", "draw")
@@ -37,7 +37,7 @@ def disagreement(data, by=None, rulesets=RULESETS) -> pd.DataFrame:
     ``data``: games (a frame), or their ``analysis.counts.Statistics``, as in every table."""
     df = counts.frame(data, COLUMNS, by)
     w = stats.weights(df)
-    codes, keys = stats.groups(df, by)
+    codes, keys = groups.split(df, by)
     n_groups = len(keys)
     winners = {r: winner_codes(df[f"winner_{r}"]) for r in rulesets}
     frames = []
@@ -54,12 +54,12 @@ def disagreement(data, by=None, rulesets=RULESETS) -> pd.DataFrame:
             for j, y in enumerate(OUTCOMES):
                 if i != j:
                     out[f"{x}|{y}"] = table[:, i, j]
-        frames.append(stats.with_keys(keys, out, np.arange(n_groups)))
+        frames.append(groups.with_keys(keys, out, np.arange(n_groups)))
     result = pd.concat(frames, ignore_index=True)
     result = stats.rate_columns(result, "differ", "games")
-    if stats.by_columns(by):
-        result = result.sort_values(stats.by_columns(by), kind="stable", ignore_index=True)
-    lead = stats.by_columns(by) + ["ruleset_1", "ruleset_2", "games", "differ", "rate", "lo", "hi"]
+    if groups.by_columns(by):
+        result = result.sort_values(groups.by_columns(by), kind="stable", ignore_index=True)
+    lead = groups.by_columns(by) + ["ruleset_1", "ruleset_2", "games", "differ", "rate", "lo", "hi"]
     return result[lead + list(DIRECTIONS)]
 
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analysis import counts, stats
+from analysis import counts, groups, stats
+from sim.schema import FIRST, LAST
 
 PLAYERS = ("B", "W")
-LAST, FIRST = "last_real_move_by", "first_pass_or_virtual_by"
 COLUMNS = (LAST, FIRST, "area_diff_jpd")
 #: How the two players relate in one game.
 RELATIONS = ("opposite", "same", "no pass or virtual", "no real move")
@@ -48,7 +48,7 @@ def parity_codes(diff: pd.Series) -> np.ndarray:
 def player_shares(data, by=None) -> pd.DataFrame:
     """Counts and shares of B / W / none for both columns (one row per column and group)."""
     df = counts.frame(data, COLUMNS, by)
-    codes, keys = stats.groups(df, by)
+    codes, keys = groups.split(df, by)
     frames = []
     for col in (LAST, FIRST):
         codes_col = player_codes(df[col]).astype(np.int64)
@@ -60,7 +60,7 @@ def player_shares(data, by=None) -> pd.DataFrame:
         with np.errstate(invalid="ignore", divide="ignore"):
             for j, name in enumerate(("B", "W", "none")):
                 out[f"{name} share"] = t[:, j] / games
-        frames.append(stats.with_keys(keys, out, np.arange(len(keys))))
+        frames.append(groups.with_keys(keys, out, np.arange(len(keys))))
     return pd.concat(frames, ignore_index=True)
 
 
@@ -83,7 +83,7 @@ def relations(data, by=None) -> pd.DataFrame:
     """Counts of each relation and the not-opposite rate (``same`` / games where both players
     are defined) with its 95% Wilson interval."""
     df = counts.frame(data, (LAST, FIRST), by)
-    codes, keys = stats.groups(df, by)
+    codes, keys = groups.split(df, by)
     rel = relation_codes(df).astype(np.int64)
     t = stats.counts_2d(codes, rel, len(keys), len(RELATIONS), stats.weights(df))
     out = pd.DataFrame({"games": t.sum(axis=1)})
@@ -91,13 +91,13 @@ def relations(data, by=None) -> pd.DataFrame:
         out[name] = t[:, j]
     out["both defined"] = t[:, 0] + t[:, 1]
     out = stats.rate_columns(out, "same", "both defined", prefix="not opposite ")
-    return stats.with_keys(keys, out, np.arange(len(keys)))
+    return groups.with_keys(keys, out, np.arange(len(keys)))
 
 
 def parity_table(data, by=None) -> pd.DataFrame:
     """``relations`` split by the parity of ``area_diff_jpd`` (even / odd / not whole)."""
     df = counts.frame(data, COLUMNS, by)
-    cols = stats.group_columns(df, by)
+    cols = groups.group_columns(df, by)
     work = stats.select(df, cols + [LAST, FIRST])
     work["area diff parity"] = pd.Categorical.from_codes(
         parity_codes(df["area_diff_jpd"]), categories=list(PARITIES)

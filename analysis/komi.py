@@ -26,11 +26,18 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analysis import counts, show, stats
+from analysis import counts, groups, show, stats
 from analysis.disagreement import winner_codes
-from analysis.finishes_last import FIRST, LAST
 from analysis.stats import extra
-from sim.schema import DEFAULT_KOMI, RULESET_METHOD, RULESET_SCORE, RULESETS, UNSCORED_ENDINGS
+from sim.schema import (
+    DEFAULT_KOMI,
+    FIRST,
+    LAST,
+    RULESET_METHOD,
+    RULESET_SCORE,
+    RULESETS,
+    UNSCORED_ENDINGS,
+)
 
 #: The scoring method behind each ruleset (for labels).
 COLUMNS = ("ending", FIRST, LAST, "area_diff_jpd", "area_diff_chinese", "territory_diff_japanese")
@@ -57,7 +64,7 @@ def histogram(data, ruleset: str, by=None) -> tuple[pd.DataFrame, np.ndarray, np
     """(keys, leads, counts): counts[g, i] = scored games of group g with Black's lead leads[i]
     (points, a half-point grid that starts one step below the lowest lead and ends one above)."""
     df = _frame(data, ruleset, by)
-    codes, keys = stats.groups(df, by)
+    codes, keys = groups.split(df, by)
     lead2, scored = black_lead(df, ruleset)
     if scored.any():
         lo, hi = int(lead2[scored].min()) - 1, int(lead2[scored].max()) + 1
@@ -116,7 +123,7 @@ def komi_curves(data, rulesets=RULESETS, komis=None, by=None) -> pd.DataFrame:
                     "loss": loss,
                 }
             )
-            frames.append(stats.with_keys(keys, out, np.full(len(komis), g)))
+            frames.append(groups.with_keys(keys, out, np.full(len(komis), g)))
     return pd.concat(frames, ignore_index=True)
 
 
@@ -181,7 +188,7 @@ def fair_komi(
                 "default komi": DEFAULT_KOMI[r],
                 "black score at default": win[0] + draw[0] / 2,
             }
-            rows.append(stats.with_keys(keys, pd.DataFrame([row]), np.array([g])))
+            rows.append(groups.with_keys(keys, pd.DataFrame([row]), np.array([g])))
     return pd.concat(rows, ignore_index=True)
 
 
@@ -192,7 +199,7 @@ def _sweep_counts(data, ruleset: str, by=None) -> tuple[pd.DataFrame, np.ndarray
     """(keys, komis, counts): counts[g, j] = Black's (wins, draws, losses) in the games of
     group g played at komi komis[j] (the distinct ``komi_<ruleset>`` of games with a result)."""
     df = counts.frame(data, (f"komi_{ruleset}", f"winner_{ruleset}"), by)
-    codes, keys = stats.groups(df, by)
+    codes, keys = groups.split(df, by)
     outcome = winner_codes(df[f"winner_{ruleset}"])  # 0 B, 1 W, 2 draw, -1 no winner
     has = outcome >= 0
     komis, j = np.unique(df[f"komi_{ruleset}"].to_numpy(dtype=np.float64)[has], return_inverse=True)
@@ -320,9 +327,9 @@ def fitted_fair_komi(
                 "bracketed": bool(finite[0]),
                 "note": _note(k, fitted, fair, boot is None or finite.all()),
             }
-            rows.append(stats.with_keys(keys, pd.DataFrame([row]), np.array([g])))
+            rows.append(groups.with_keys(keys, pd.DataFrame([row]), np.array([g])))
     out = pd.concat(rows, ignore_index=True)
-    on = [*stats.by_columns(by), "ruleset"]
+    on = [*groups.by_columns(by), "ruleset"]
     out.insert(
         len(out.columns) - 1,
         "fair komi (margins)",
@@ -356,7 +363,7 @@ def sweep_curve(data, rulesets=RULESETS, by=None) -> pd.DataFrame:
                     "fitted score": isotonic(_score(c), games),
                 }
             )
-            frames.append(stats.with_keys(keys, out, np.full(len(out), g)))
+            frames.append(groups.with_keys(keys, out, np.full(len(out), g)))
     return pd.concat(frames, ignore_index=True)
 
 

@@ -11,10 +11,7 @@ a filter, applied as each file is read); string columns arrive as categoricals w
 vocabulary (``sim.schema.VOCABULARY``) and half-point columns as float32, so ten million games fit
 easily in memory.
 
-Every error is a ``sim.errors.UserError`` whose one-line message names the run folder or file.
-
-Longer than 300 lines on purpose: the one checked way from run folders to frames for every
-reader; split, each part would import the checks of the other."""
+Every error is a ``sim.errors.UserError`` whose one-line message names the run folder or file."""
 
 from __future__ import annotations
 
@@ -32,21 +29,10 @@ from sim.dataset.check import RunState, check_run, read_part
 from sim.dataset.layout import GAMES, MANIFEST, part_name
 from sim.dataset.manifest import read_manifest
 from sim.errors import UserError, one_line
-from sim.schema import GAME_SCHEMA, RULESETS, VOCABULARY
+from sim.schema import GAME_SCHEMA, HALF, RULESETS, VOCABULARY, columns_of
 
-#: Columns that describe how a game was played (a "config"; see ``add_config``).
-CONFIG_COLUMNS = (
-    "board_size",
-    "repetition",
-    "suicide",
-    "player_b",
-    "player_w",
-    "virtual_rate",
-    "max_actions",
-)
-
-#: Float columns whose values are whole or half points: stored as float32 (exact).
-HALF_POINT_COLUMNS = ("area_b_jpd", "area_w_jpd", "area_diff_jpd", "equal_stones_diff")
+#: Float columns whose values are whole or half points: read as float32 (exact).
+HALF_POINT_COLUMNS = columns_of(HALF)
 
 _STRING_COLUMNS = tuple(f.name for f in GAME_SCHEMA if pa.types.is_string(f.type))
 #: GAME_SCHEMA as read: string columns dictionary-encoded (they become pandas categoricals).
@@ -306,41 +292,3 @@ def load_runs(
         )
         df.insert(0, "run", pd.Categorical.from_codes(codes, categories=labels))
     return df
-
-
-def add_config(df: pd.DataFrame) -> pd.DataFrame:
-    """Add a categorical ``config`` column: one label per combination of CONFIG_COLUMNS present.
-
-    Runs with the same settings share a config. Returns the same frame (modified in place).
-    """
-    cols = [c for c in CONFIG_COLUMNS if c in df.columns]
-    if not cols:
-        df["config"] = pd.Categorical(["all"] * len(df))
-        return df
-    groups = df.groupby(cols, observed=True, sort=True, dropna=False)
-    codes = groups.ngroup().to_numpy()
-    keys = groups.size().index.to_frame(index=False)
-    labels = [config_label(row) for row in keys.to_dict("records")]
-    # identical labels (e.g. values that print alike) are merged
-    uniq = list(dict.fromkeys(labels))
-    remap = np.array([uniq.index(lab) for lab in labels], dtype=np.int32)
-    df["config"] = pd.Categorical.from_codes(remap[codes], categories=uniq)
-    return df
-
-
-def config_label(values: dict) -> str:
-    """A short label for one config, e.g. ``9x9 global_superko multi random/random v=0.05``."""
-    parts = []
-    if "board_size" in values:
-        parts.append(f"{values['board_size']}x{values['board_size']}")
-    for c in ("repetition", "suicide"):
-        if c in values:
-            parts.append(str(values[c]))
-    if "player_b" in values or "player_w" in values:
-        parts.append(f"{values.get('player_b', '?')}/{values.get('player_w', '?')}")
-    if "virtual_rate" in values:
-        rate = values["virtual_rate"]
-        parts.append(f"v={rate:g}" if rate == rate else "v=?")  # NaN: unknown
-    if "max_actions" in values:
-        parts.append(f"cap={values['max_actions']}")
-    return " ".join(parts)

@@ -13,7 +13,7 @@ import re
 import numpy as np
 import pandas as pd
 
-from analysis import counts, komi, stats
+from analysis import counts, groups, komi, stats
 from sim.schema import RULESETS
 
 #: The columns these tables read.
@@ -21,11 +21,6 @@ COLUMNS = tuple(
     dict.fromkeys(("player_b", "player_w", *(f"winner_{r}" for r in RULESETS), *komi.COLUMNS))
 )
 _VISITS = re.compile(r"visits=(\d+)")
-
-
-def pairing(df: pd.DataFrame) -> pd.Series:
-    """The players of each game as ``"B-player / W-player"``."""
-    return df["player_b"].astype(str) + " / " + df["player_w"].astype(str)
 
 
 def visits(names: pd.Series) -> pd.Series:
@@ -90,7 +85,7 @@ def endings(data) -> pd.DataFrame:
     """Per pairing: games and the share of each ending."""
     df = counts.frame(data, ("player_b", "player_w", "ending"))
     frame = pd.DataFrame(
-        {"players": pairing(df), "ending": df["ending"].astype(str), "n": stats.weights(df)}
+        {"players": groups.pairing(df), "ending": df["ending"].astype(str), "n": stats.weights(df)}
     )
     games = frame.groupby(["players", "ending"], sort=True)["n"].sum().unstack(fill_value=0)
     total = games.sum(axis=1)

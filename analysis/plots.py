@@ -13,7 +13,8 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from analysis import cjk, stats
+from analysis import cjk
+from analysis.groups import by_columns
 from analysis.show import significant
 from sim.schema import DEFAULT_KOMI, RULESETS
 
@@ -39,7 +40,7 @@ def _figure(width: float = 8.0, height: float = 4.5, ncols: int = 1, **kw):
 
 
 def _group_labels(table: pd.DataFrame, by) -> list[str]:
-    cols = stats.by_columns(by)
+    cols = by_columns(by)
     if not cols:
         return ["all games"] * len(table)
     return [" / ".join(str(v) for v in row) for row in table[cols].itertuples(index=False)]
@@ -183,7 +184,7 @@ def stacked_shares(
     ax.invert_yaxis()
     ax.set_xlim(0, 100)
     ax.set_xlabel(xlabel)
-    ax.set_ylabel(", ".join(_BY_LABEL.get(c, c) for c in stats.by_columns(by)) or "")
+    ax.set_ylabel(", ".join(_BY_LABEL.get(c, c) for c in by_columns(by)) or "")
     ax.set_title(title)
     ax.legend(
         loc="upper center",
@@ -250,7 +251,7 @@ def ab_area_diff(hist: pd.DataFrame, window: float = 20) -> Figure:
 def komi_curves(curves: pd.DataFrame, by=None) -> Figure:
     """Black's win rate (left) and draw rate (right), % of scored games, against komi (points),
     one line per ruleset and one row of panels per group; dotted lines mark the default komis."""
-    cols = stats.by_columns(by)
+    cols = by_columns(by)
     groups = list(curves.groupby(cols, sort=True, observed=True)) if cols else [(None, curves)]
     fig = Figure(figsize=(12, 4.2 * len(groups)), dpi=100, layout="constrained")
     axes = fig.subplots(len(groups), 2, squeeze=False)
@@ -298,7 +299,7 @@ def sweep_curve(curve: pd.DataFrame, fitted: pd.DataFrame | None = None, by=None
     ruleset the observed score with its 95% Wilson interval and, dashed, its isotonic fit;
     one panel per group. With ``fitted`` (``komi.fitted_fair_komi``, same ``by``) each
     bracketed fair komi is a diamond on the 50% line, its bootstrap interval a bar below."""
-    cols = stats.by_columns(by)
+    cols = by_columns(by)
     groups = list(curve.groupby(cols, sort=True, observed=True)) if cols else [(None, curve)]
     fig = Figure(figsize=(8, 4.2 * max(len(groups), 1)), dpi=100, layout="constrained")
     axes = fig.subplots(max(len(groups), 1), 1, squeeze=False)[:, 0]
@@ -369,7 +370,7 @@ def length_histogram(
     lo, hi = (int(hist[column].min()), int(hist[column].max())) if len(hist) else (0, 1)
     width = max(1, int(np.ceil((hi - lo + 1) / bins)))  # whole moves per bin: no aliasing
     edges = np.arange(lo, hi + width + 1, width) - 0.5
-    cols = stats.by_columns(by)
+    cols = by_columns(by)
     groups = hist.groupby(cols, sort=False, observed=True) if cols else [("all games", hist)]
     for name, sub in groups:
         counts, _ = np.histogram(sub[column], bins=edges, weights=sub["games"])

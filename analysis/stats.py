@@ -1,5 +1,5 @@
-"""Small statistics shared by the analyses: Wilson intervals, grouping, histogram quantiles,
-and the weighted frames every table is computed from.
+"""Small statistics shared by the analyses: Wilson intervals, histogram quantiles, the
+columns derived from a game's columns, and the weighted frames every table is computed from.
 
 A table function takes a games frame: either one row per game, or a weighted frame
 (``analysis.counts``), one row per combination of values with the number of games that have
@@ -58,20 +58,30 @@ def _self_check(df: pd.DataFrame) -> np.ndarray:
     return np.where(bad, 2, checked.astype(np.int8)).astype(np.int8)
 
 
-#: Columns computed from a game's columns: a weighted frame keeps them as keys (a summed
-#: column loses what they tell), a frame of games gets them on demand (``column``).
+#: Columns computed from a game's columns: name -> (the game columns it is computed from, how).
+#: A weighted frame keeps them as keys (a summed column loses what they tell), a frame of games
+#: gets them on demand (``column``).
 DERIVED = {
-    "with a ban": lambda df: df["repetition_bans"].to_numpy() > 0,
-    "with a conversion": lambda df: df["converted_passes"].to_numpy() > 0,
-    "self-check": _self_check,
+    "with a ban": (("repetition_bans",), lambda df: df["repetition_bans"].to_numpy() > 0),
+    "with a conversion": (("converted_passes",), lambda df: df["converted_passes"].to_numpy() > 0),
+    "self-check": (
+        ("equal_stones_diff", "area_diff_jpd", RULESET_SCORE["jpd_a"][1][0]),
+        _self_check,
+    ),
 }
 
 
+def inputs(name: str) -> tuple[str, ...]:
+    """The game columns a column is read from: its ``DERIVED`` inputs, or itself."""
+    return DERIVED[name][0] if name in DERIVED else (name,)
+
+
 def column(df: pd.DataFrame, name: str) -> np.ndarray:
-    """A derived column (``DERIVED``) of a frame: stored, or computed from its games."""
+    """A derived column (``DERIVED``) of a frame: stored, or computed from its inputs."""
     if name in df.columns:
         return df[name].to_numpy()
-    return np.asarray(DERIVED[name](df))
+    sources, compute = DERIVED[name]
+    return np.asarray(compute(df[list(sources)]))
 
 
 def wilson(k, n, z: float = Z95) -> tuple[np.ndarray, np.ndarray]:
@@ -115,52 +125,6 @@ def codes(values: pd.Series, vocab: Sequence[str]) -> np.ndarray:
         )
         return lookup[values.cat.codes.to_numpy()]
     return pd.Categorical(values, categories=list(vocab)).codes.astype(np.int8)
-
-
-def by_columns(by) -> list[str]:
-    """Normalise a ``by`` argument (None, a name or a list of names) to a list."""
-    if by is None:
-        return []
-    if isinstance(by, str):
-        return [by]
-    return list(by)
-
-
-def group_columns(df: pd.DataFrame, by) -> list[str]:
-    """``by_columns(by)``; ``by`` may name ``config`` or ``players``, which are added to ``df``
-    (``load.add_config``, ``players.pairing``) when absent."""
-    cols = by_columns(by)
-    if "config" in cols and "config" not in df.columns:
-        from analysis.load import add_config
-
-        add_config(df)
-    if "players" in cols and "players" not in df.columns:
-        from analysis.players import pairing
-
-        df["players"] = pairing(df)
-    return cols
-
-
-def groups(df: pd.DataFrame, by) -> tuple[np.ndarray, pd.DataFrame]:
-    """Group codes 0..G-1 for every row and the key table (one row per code, sorted); ``by``
-    as in ``group_columns``. With ``by=None`` every row is in group 0 and the key table has
-    no columns.
-    """
-    cols = group_columns(df, by)
-    if not cols:
-        return np.zeros(len(df), dtype=np.int64), pd.DataFrame(index=range(1))
-    grouped = df.groupby(cols, observed=True, sort=True, dropna=False)
-    codes = grouped.ngroup().to_numpy(dtype=np.int64)
-    keys = grouped.size().index.to_frame(index=False)
-    return codes, keys
-
-
-def with_keys(keys: pd.DataFrame, table: pd.DataFrame, group_index: np.ndarray) -> pd.DataFrame:
-    """Prefix ``table`` with the key columns of the groups named in ``group_index``."""
-    if keys.shape[1] == 0:
-        return table.reset_index(drop=True)
-    left = keys.iloc[group_index].reset_index(drop=True)
-    return pd.concat([left, table.reset_index(drop=True)], axis=1)
 
 
 def bincount(codes: np.ndarray, n: int, weights=None) -> np.ndarray:

@@ -1,8 +1,10 @@
 """The vocabulary shared by the engine, the records and the analysis: one table each for the
 rulesets (``RULESET_TABLE``), the player kinds (``PLAYER_TABLE``) and the columns of a game row
-(``OUTCOME_TYPES``, ``RUN_TYPES``, ``VOCABULARY``), every other list derived from them, and the
+with the kernel's raw fields (``COLUMN_TABLE``), every other list derived from them, and the
 named conversions of the engine's integer codes (colours, endings, winners). Imports neither
 numba nor pandas."""
+
+from typing import NamedTuple
 
 import pyarrow as pa
 
@@ -11,15 +13,17 @@ SCHEMA_VERSION = "4"
 REPETITIONS = ("global_superko", "no_result", "board_superko", "situational_superko", "basic_ko")
 SUICIDES = ("multi", "none")
 ENDINGS = ("pause", "four_virtual", "cycle", "move_limit", "resign", "engine_error")
+#: The columns of who first passed or played a virtual move and who played the last real move.
+FIRST, LAST = "first_pass_or_virtual_by", "last_real_move_by"
 
 #: The rulesets, the ways a finished game is scored (docs/rules.md §7, §8): (default komi, the
 #: stored raw difference it scores (Black - White, before komi), when Black pays one extra
 #: point ((column, player) or None), what the analysis calls it).
 #: margin = raw difference - komi - [column == player].
 RULESET_TABLE = {
-    "jpd_a": (6.5, "area_diff_jpd", ("first_pass_or_virtual_by", "W"), "JPD area, A版 point"),
+    "jpd_a": (6.5, "area_diff_jpd", (FIRST, "W"), "JPD area, A版 point"),
     "jpd_b": (7.5, "area_diff_jpd", None, "JPD area"),
-    "jpd_tangsong": (6.5, "area_diff_jpd", ("last_real_move_by", "B"), "JPD area, 唐宋版 point"),
+    "jpd_tangsong": (6.5, "area_diff_jpd", (LAST, "B"), "JPD area, 唐宋版 point"),
     "chinese": (7.5, "area_diff_chinese", None, "Chinese area"),
     "japanese": (6.5, "territory_diff_japanese", None, "Japanese territory"),
 }
@@ -98,120 +102,117 @@ PLAYOUTS = ("random", "pattern")
 DEAD_STONES = ("all_alive", "agree")
 MAX_RESUMPTIONS = 3  # docs/rules.md §4 and §12: after 3 resumptions the next pause ends all alive
 
-#: The raw outcome of one game as the engine writes it (``sim.engine.scoring.outcome_row``):
-#: integers in this order; a per-colour field is a ``_b``, ``_w`` pair. ``sim.engine.outcome``
-#: turns raw rows into the OUTCOME_TYPES columns (a raw field of the same name goes out as it
-#: is) and ``repetition_bans``.
-RAW_FIELDS = (
-    "ending",
-    "actions",
-    "moves",
-    "real_moves_b",
-    "real_moves_w",
-    "virtual_moves_b",
-    "virtual_moves_w",
-    "passes",
-    "converted_passes",
-    "stones_lost_b",
-    "stones_lost_w",
-    "suicides_b",
-    "suicides_w",
-    "first_pass_or_virtual_by",
-    "last_real_move_by",
-    "stones_b",
-    "stones_w",
-    "public_points",
-    "territory_b_jpd",
-    "territory_w_jpd",
-    "area2_b_jpd",
-    "area2_w_jpd",
-    "moku_b",
-    "moku_w",
-    "balanced_moves",
-    "equal_stones_diff2",
-    "area_diff_chinese",
-    "territory_diff_japanese",
-    "prisoners_b",
-    "prisoners_w",
-    "dead_b",
-    "dead_w",
-    "resumptions",
-    "resigned_by",
-    "repetition_bans",
-)
+#: The kinds of column: where a column's values come from, hence the lists it is in.
+RULE = "rule"  # a rule of the run: in the outcome, fixed by the run, a config column
+RAW = "raw"  # a raw outcome field: the kernel's integer, stored under its name (a code as its name)
+WORK = "work"  # a raw field the kernel writes for outcome columns to be computed from; not stored
+HALF = "half"  # an outcome column computed from raw fields, whole or half points (float32 read)
+DERIVED = "derived"  # an outcome column computed from raw fields and the komi (margins, winners)
+GAME = "game"  # a column a run adds to the outcome of each game
+TALLY = "tally"  # a raw field a run stores beside the outcome
+CONFIG = "config"  # a column the run fixes that says how its games were played
+RUN = "run"  # a column the run fixes (a komi sweep: per komi) that is no config
 
-_str, _i32, _f64 = pa.string(), pa.int32(), pa.float64()
 
-#: Every outcome field of one game, in order, with its Arrow type.
-OUTCOME_TYPES = {
-    "board_size": _i32,
-    "repetition": _str,
-    "suicide": _str,
-    "ending": _str,
-    "actions": _i32,
-    "moves": _i32,
-    "real_moves_b": _i32,
-    "real_moves_w": _i32,
-    "virtual_moves_b": _i32,
-    "virtual_moves_w": _i32,
-    "passes": _i32,
-    "converted_passes": _i32,
-    "stones_lost_b": _i32,
-    "stones_lost_w": _i32,
-    "suicides_b": _i32,
-    "suicides_w": _i32,
-    "first_pass_or_virtual_by": _str,
-    "last_real_move_by": _str,
-    "stones_b": _i32,
-    "stones_w": _i32,
-    "public_points": _i32,
-    "territory_b_jpd": _i32,
-    "territory_w_jpd": _i32,
-    "area_b_jpd": _f64,
-    "area_w_jpd": _f64,
-    "area_diff_jpd": _f64,
-    "moku_b": _i32,
-    "moku_w": _i32,
-    "balanced_moves": _i32,
-    "equal_stones_diff": _f64,
-    "area_diff_chinese": _i32,
-    "territory_diff_japanese": _i32,
-    "prisoners_b": _i32,
-    "prisoners_w": _i32,
-    "dead_b": _i32,  # stones removed as dead at the pause (agreed lists), by owner
-    "dead_w": _i32,
-    "resumptions": _i32,  # pauses whose lists differed: play resumed
+class Column(NamedTuple):
+    """A row of ``COLUMN_TABLE``."""
+
+    type: pa.DataType | None  # None: not stored
+    kind: str
+    values: tuple[str, ...] | None = None  # a string column's values, in the category order
+
+
+_str, _i32, _i64, _f64 = pa.string(), pa.int32(), pa.int64(), pa.float64()
+#: Every column of a game row and every raw field, named once: the outcome (the replay
+#: contract, ``sim.engine.outcome.outcome_arrays``), then what a run adds, which comes first in
+#: the files (``GAME_SCHEMA``). The raw fields (``RAW_FIELDS``) are in the order of the
+#: kernel's rows (``sim.engine.outcome.outcome_row``); a per-colour field is a ``_b``, ``_w``
+#: pair.
+COLUMN_TABLE = {
+    "board_size": Column(_i32, RULE),
+    "repetition": Column(_str, RULE, REPETITIONS),
+    "suicide": Column(_str, RULE, SUICIDES),
+    "ending": Column(_str, RAW, ENDINGS),
+    "actions": Column(_i32, RAW),
+    "moves": Column(_i32, RAW),
+    "real_moves_b": Column(_i32, RAW),
+    "real_moves_w": Column(_i32, RAW),
+    "virtual_moves_b": Column(_i32, RAW),
+    "virtual_moves_w": Column(_i32, RAW),
+    "passes": Column(_i32, RAW),
+    "converted_passes": Column(_i32, RAW),
+    "stones_lost_b": Column(_i32, RAW),
+    "stones_lost_w": Column(_i32, RAW),
+    "suicides_b": Column(_i32, RAW),
+    "suicides_w": Column(_i32, RAW),
+    FIRST: Column(_str, RAW, COLOURS),
+    LAST: Column(_str, RAW, COLOURS),
+    "stones_b": Column(_i32, RAW),
+    "stones_w": Column(_i32, RAW),
+    "public_points": Column(_i32, RAW),
+    "territory_b_jpd": Column(_i32, RAW),
+    "territory_w_jpd": Column(_i32, RAW),
+    "area2_b_jpd": Column(None, WORK),  # twice the area: the areas go out in half points
+    "area2_w_jpd": Column(None, WORK),
+    "area_b_jpd": Column(_f64, HALF),
+    "area_w_jpd": Column(_f64, HALF),
+    "area_diff_jpd": Column(_f64, HALF),
+    "moku_b": Column(_i32, RAW),
+    "moku_w": Column(_i32, RAW),
+    "balanced_moves": Column(_i32, RAW),
+    "equal_stones_diff2": Column(None, WORK),
+    "equal_stones_diff": Column(_f64, HALF),
+    "area_diff_chinese": Column(_i32, RAW),
+    "territory_diff_japanese": Column(_i32, RAW),
+    "prisoners_b": Column(_i32, RAW),
+    "prisoners_w": Column(_i32, RAW),
+    "dead_b": Column(_i32, RAW),  # stones removed as dead at the pause (agreed lists), by owner
+    "dead_w": Column(_i32, RAW),
+    "resumptions": Column(_i32, RAW),  # pauses whose lists differed: play resumed
+    "resigned_by": Column(None, WORK),
+    **{
+        name: column
+        for r in RULESETS
+        for name, column in (
+            (f"margin_{r}", Column(_f64, DERIVED)),
+            (f"winner_{r}", Column(_str, DERIVED, ("B", "W", "draw"))),
+        )
+    },
+    "game_id": Column(_i64, GAME),
+    "seed": Column(_i64, RUN),
+    "player_b": Column(_str, CONFIG),  # each colour's canonical player (sim.player.Player.name)
+    "player_w": Column(_str, CONFIG),
+    "setup": Column(_str, GAME),  # the start position's name (sim.setups), null: the empty board
+    "virtual_rate": Column(_f64, CONFIG),
+    "max_actions": Column(_i32, CONFIG),
+    "repetition_bans": Column(_i32, TALLY),  # candidate moves drawn that the repetition rule banned
+    "engine_illegal": Column(_i32, GAME),  # moves a program chose that the rules forbid (passes)
+    **{f"komi_{r}": Column(_f64, RUN) for r in RULESETS},
 }
-for _r in RULESETS:
-    OUTCOME_TYPES[f"margin_{_r}"] = _f64
-    OUTCOME_TYPES[f"winner_{_r}"] = _str
+
+
+def columns_of(*kinds: str) -> tuple[str, ...]:
+    """The names of the ``COLUMN_TABLE`` rows of these kinds, in its order."""
+    return tuple(name for name, column in COLUMN_TABLE.items() if column.kind in kinds)
+
+
+#: The raw outcome of one game as the kernel writes it: integers in this order
+#: (``sim.engine.outcome`` looks its ``R_*`` indices up here by name).
+RAW_FIELDS = columns_of(RAW, WORK, TALLY)
+#: Every outcome column of one game, in order, with its Arrow type.
+OUTCOME_TYPES = {name: COLUMN_TABLE[name].type for name in columns_of(RULE, RAW, HALF, DERIVED)}
 OUTCOME_FIELDS = tuple(OUTCOME_TYPES)
-
-#: Columns a run adds to the outcome of each game.
-RUN_TYPES = {
-    "game_id": pa.int64(),
-    "seed": pa.int64(),
-    "player_b": _str,  # the canonical string of each colour's player (sim.player.Player.name)
-    "player_w": _str,
-    "setup": _str,  # the start position's name (sim.setups), null for the empty board
-    "virtual_rate": _f64,
-    "max_actions": _i32,
-    "repetition_bans": _i32,  # candidate moves the player drew that the repetition rule banned
-    "engine_illegal": _i32,  # moves a program (gtp, katago) chose that the rules forbid (passes)
-    **{f"komi_{r}": _f64 for r in RULESETS},
-}
-
+#: The columns that hold one value for every game of a run (of a komi, in a komi sweep).
+RUN_COLUMNS = columns_of(RULE, CONFIG, RUN)
+#: The columns that say how a game was played (the analysis' ``config``).
+CONFIG_COLUMNS = columns_of(RULE, CONFIG)
 #: The values of each string column, in the analysis' category order.
-VOCABULARY = {
-    "repetition": REPETITIONS,
-    "suicide": SUICIDES,
-    "ending": ENDINGS,
-    "first_pass_or_virtual_by": COLOURS,
-    "last_real_move_by": COLOURS,
-    **{f"winner_{r}": ("B", "W", "draw") for r in RULESETS},
-}
-
+VOCABULARY = {name: c.values for name, c in COLUMN_TABLE.items() if c.values is not None}
+#: The columns of a games file: what a run adds, then the outcome.
 GAME_SCHEMA = pa.schema(
-    [pa.field(name, typ) for name, typ in {**RUN_TYPES, **OUTCOME_TYPES}.items()],
+    [
+        pa.field(name, COLUMN_TABLE[name].type)
+        for name in columns_of(GAME, TALLY, CONFIG, RUN) + OUTCOME_FIELDS
+    ],
     metadata={"jpdsim.schema_version": SCHEMA_VERSION},
 )

@@ -1,4 +1,5 @@
-"""analysis.stats and analysis.load: Wilson intervals, histogram helpers, loading runs."""
+"""analysis.stats, analysis.groups and analysis.load: Wilson intervals, histogram helpers,
+groups, loading runs."""
 
 import json
 
@@ -9,13 +10,13 @@ import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 import pytest
 
-from analysis import load, stats
+from analysis import groups, load, stats
 from sim.dataset.check import check_run
 from sim.dataset.layout import part_name
 from sim.dataset.manifest import read_manifest
 from sim.dataset.read import read_games
 from sim.errors import UserError
-from sim.schema import GAME_SCHEMA
+from sim.schema import CONFIG_COLUMNS, GAME_SCHEMA
 from tests import synthetic
 from tests.analysis_fixtures import rows_no_result, rows_superko, write_run
 
@@ -74,7 +75,7 @@ def test_bootstrap_counts_keep_the_total():
 
 def test_groups_codes_and_keys():
     df = pd.DataFrame({"a": [2, 1, 2, 1, 3], "b": list("xxyxy")})
-    codes, keys = stats.groups(df, ["a", "b"])
+    codes, keys = groups.split(df, ["a", "b"])
     assert keys.to_dict("records") == [
         {"a": 1, "b": "x"},
         {"a": 2, "b": "x"},
@@ -284,7 +285,7 @@ def test_run_labels_fall_back_to_folders(tmp_path):
 def test_config_column(tmp_path):
     a = write_run(tmp_path, "a", rows_superko())
     b = write_run(tmp_path, "b", rows_no_result(), board_size=7, repetition="no_result")
-    df = load.add_config(load.load_runs([a, b], columns=load.CONFIG_COLUMNS))
+    df = groups.add_config(load.load_runs([a, b], columns=CONFIG_COLUMNS))
     assert df["config"].value_counts().to_dict() == {
         "9x9 global_superko multi random/random v=0 cap=648": 12,
         "7x7 no_result multi random/random v=0 cap=392": 8,

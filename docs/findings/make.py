@@ -18,6 +18,7 @@ import matplotlib
 matplotlib.use("Agg")
 
 from analysis import ab_effect, cycles, disagreement, finishes_last, komi, load, plots  # noqa: E402
+from sim.schema import CONFIG_COLUMNS  # noqa: E402
 
 DOCS = Path(__file__).parent
 
@@ -56,7 +57,7 @@ def main(argv: list[str]) -> None:
             + ab_effect.COLUMNS
             + komi.COLUMNS
             + cycles.COLUMNS
-            + load.CONFIG_COLUMNS
+            + CONFIG_COLUMNS
         )
     )
     games = load.load_runs(args.run_dirs, columns=columns)

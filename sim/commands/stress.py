@@ -135,8 +135,9 @@ _SHORT = {
     "moves max": "max",
     "bans per game": "bans",
 }
-#: The columns that tell the runs apart (and their games): one with the same value in every row
-#: is the first to go when the console table is too wide (a line gives the value).
+#: The columns that tell the runs apart (the groups of the table, ``analysis.cycles.STRESS_BY``)
+#: and their games, in the order they go first, when one holds the same value in every row and
+#: the console table is too wide (a line gives the value).
 _RUN_COLUMNS = ("games", "suicide", "player_b", "repetition", "setup")
 #: Then these columns go, in this order, until the table fits (a line names them).
 _DROP = (

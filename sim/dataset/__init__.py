@@ -21,7 +21,7 @@ silently mixed in. Then every read (``check.read_part``) checks each page agains
 byte is an error naming its file, never a value. Temporary files (``.part-*.tmp``) of a
 running or killed run are listed, never read.
 
-Modules: ``layout`` (the names of the files, the moves schema, the columns fixed by a run),
+Modules: ``layout`` (the names of the files, the moves schema, the values a run fixes),
 ``write`` (a shard's tables and atomic writes), ``manifest`` (manifest.json and the
 provenance it records), ``check`` (what a folder holds: ``check_run``), ``read`` (games and
 single games of a checked run). The layer knows the run config (``sim.config``) and the

@@ -18,7 +18,6 @@ from sim.dataset.layout import (
     MOVES,
     MOVES_SCHEMA,
     PART,
-    RUN_COLUMNS,
     TMP,
     format_ranges,
     newer_schema,
@@ -27,7 +26,7 @@ from sim.dataset.layout import (
 )
 from sim.dataset.manifest import read_manifest
 from sim.errors import UserError, one_line
-from sim.schema import GAME_SCHEMA, SCHEMA_VERSION
+from sim.schema import GAME_SCHEMA, RUN_COLUMNS, SCHEMA_VERSION
 
 _VERSION_KEY = b"jpdsim.schema_version"
 

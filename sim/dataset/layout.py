@@ -1,5 +1,5 @@
 """The names in a run folder (see ``sim.dataset``): files, shard parts, the moves schema, and
-the game columns whose values a run fixes."""
+the values a run fixes in its game columns."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import re
 import pyarrow as pa
 
 from sim.config import RunConfig
-from sim.schema import RULESETS, SCHEMA_VERSION
+from sim.schema import RULESETS, RUN_COLUMNS, SCHEMA_VERSION
 
 MANIFEST = "manifest.json"
 LOG = "run.log"
@@ -47,39 +47,21 @@ def format_ranges(indices) -> str:
     return ", ".join(f"{a}-{b}" if b > a else f"{a}" for a, b in runs)
 
 
-#: The GAME_SCHEMA columns that hold one value for every game of a run.
-RUN_COLUMNS = (
-    "board_size",
-    "repetition",
-    "suicide",
-    "seed",
-    "player_b",
-    "player_w",
-    "virtual_rate",
-    "max_actions",
-    *(f"komi_{r}" for r in RULESETS),
-)
-
-
 def run_constants(cfg: RunConfig) -> dict:
-    """The values of RUN_COLUMNS in a run."""
+    """The values of ``sim.schema.RUN_COLUMNS`` in a run, in that order."""
     rules = cfg.rules
-    return dict(
-        zip(
-            RUN_COLUMNS,
-            (
-                rules.board_size,
-                rules.repetition,
-                rules.suicide,
-                cfg.seed,
-                cfg.black.name,
-                cfg.white.name,
-                cfg.virtual_rate,
-                rules.max_actions,
-                *(rules.komi[r] for r in RULESETS),
-            ),
-        )
-    )
+    values = {
+        "board_size": rules.board_size,
+        "repetition": rules.repetition,
+        "suicide": rules.suicide,
+        "seed": cfg.seed,
+        "player_b": cfg.black.name,
+        "player_w": cfg.white.name,
+        "virtual_rate": cfg.virtual_rate,
+        "max_actions": rules.max_actions,
+        **{f"komi_{r}": rules.komi[r] for r in RULESETS},
+    }
+    return {name: values[name] for name in RUN_COLUMNS}
 
 
 def newer_schema(version) -> bool:

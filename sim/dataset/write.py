@@ -18,13 +18,12 @@ from sim.dataset.layout import (
     GAMES,
     MOVES,
     MOVES_SCHEMA,
-    RUN_COLUMNS,
     part_name,
     run_constants,
     tmp_name,
 )
 from sim.errors import UserError
-from sim.schema import GAME_SCHEMA
+from sim.schema import GAME_SCHEMA, RUN_COLUMNS
 
 _WRITE_OPTIONS = dict(compression="zstd", write_page_checksum=True)
 #: Columns whose footer statistics are written, for readers that skip row groups by them (game
