@@ -8,25 +8,26 @@ win 1, a draw ½; games without a winner (cycle, move limit) are left out of the
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 import pandas as pd
 
 from analysis import counts, groups, komi, stats
+from sim.player import Player
 from sim.schema import RULESETS
 
 #: The columns these tables read.
 COLUMNS = tuple(
     dict.fromkeys(("player_b", "player_w", *(f"winner_{r}" for r in RULESETS), *komi.COLUMNS))
 )
-_VISITS = re.compile(r"visits=(\d+)")
 
 
 def visits(names: pd.Series) -> pd.Series:
-    """The ``visits`` of each canonical player name (0 for a player that does not search)."""
-    found = names.astype(str).str.extract(_VISITS, expand=False)
-    return found.astype(float).fillna(0).astype(np.int64)
+    """The ``visits`` of each canonical player name (``Player.from_name``; 0 for a kind
+    without them)."""
+    names = names.astype(str)
+    players = {n: Player.from_name(n) for n in names.unique()}
+    count = {n: p.visits if "visits" in p.parameters else 0 for n, p in players.items()}
+    return names.map(count).astype(np.int64)
 
 
 def strength(data, ruleset: str = "jpd_a") -> pd.DataFrame:

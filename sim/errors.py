@@ -1,4 +1,5 @@
-"""The one exception for bad input."""
+"""The one exception for bad input as the user sees it (a value's own check raises
+``sim.options.OptionError``, which whoever read the value turns into a ``UserError``)."""
 
 
 class UserError(Exception):

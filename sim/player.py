@@ -2,8 +2,8 @@
 
 A ``Player`` is a kind (``sim.schema.PLAYERS``) and the parameters of that kind. A run config
 gives one per colour (``[players.black]``, ``[players.white]``); rows record each as its
-canonical string (``Player.name``), which the analysis groups by. docs/rules.md §11, and
-docs/gtp.md for ``gtp``.
+canonical string (``Player.name``, read back by ``Player.from_name``), which the analysis
+groups by. docs/rules.md §11, and docs/gtp.md for ``gtp``.
 
 =============== ============================================== ==================
 parameter       meaning                                        default
@@ -61,44 +61,26 @@ move_timeout    seconds KataGo may go without an answer while  60
 
 from __future__ import annotations
 
-import math
 import os
+import re
 import shlex
 from dataclasses import dataclass
 
+from sim.options import OptionError, choice, flag, integer, number
 from sim.schema import PLAYER_PARAMETERS, PLAYERS, PLAYOUTS, RULESETS
 
 MAX_VISITS = 100_000  # the trees' arrays grow with it (``sim.players.tree.new_tree``)
 MAX_IN_FLIGHT = 4096  # a katago player's games in flight per worker
 
-
-class PlayerError(ValueError):
-    """A bad player option: ``key`` names it, ``reason`` says what is wrong."""
-
-    def __init__(self, key: str, reason: str):
-        super().__init__(f"{key}: {reason}")
-        self.key, self.reason = key, reason
-
-
-def _number(key, value, lo, hi, integer=False):
-    kinds = int if integer else (int, float)
-    if isinstance(value, bool) or not isinstance(value, kinds):
-        raise PlayerError(key, f"must be {'an integer' if integer else 'a number'}, got {value!r}")
-    if not (math.isfinite(value) and lo <= value <= hi):
-        raise PlayerError(key, f"must be in {lo:,}..{hi:,}, got {value!r}")
-    return value if integer else float(value)
-
-
-def _choice(key, value, choices):
-    if not isinstance(value, str) or value not in choices:
-        raise PlayerError(key, f"must be one of {', '.join(choices)}; got {value!r}")
-    return value
+#: The one error type of bad options (``sim.options``), by the name the commands catch.
+PlayerError = OptionError
 
 
 @dataclass(frozen=True)
 class Player:
-    """A player; validated on creation, a PlayerError naming the option otherwise. A gtp
-    player's ``name`` option is the field ``label`` (``name`` is the canonical string)."""
+    """A player; validated on creation (numbers made floats), an OptionError naming the option
+    otherwise. A gtp player's ``name`` option is the field ``label`` (``name`` is the
+    canonical string)."""
 
     kind: str = "random"
     visits: int = 1000
@@ -122,46 +104,40 @@ class Player:
     move_timeout: float = 60.0
 
     def __post_init__(self):
-        _choice("kind", self.kind, PLAYERS)
-        _number("visits", self.visits, 1, MAX_VISITS, integer=True)
-        _choice("playout", self.playout, PLAYOUTS)
-        _choice("play_for", self.play_for, RULESETS)
-        object.__setattr__(self, "resign_below", _number("resign_below", self.resign_below, 0, 0.5))
-        object.__setattr__(self, "explore", _number("explore", self.explore, 0, 100))
-        object.__setattr__(self, "rave", _number("rave", self.rave, 0, 1e6))
-        object.__setattr__(self, "threat_rate", _number("threat_rate", self.threat_rate, 0, 1))
-        if not isinstance(self.stop_early, bool):
-            raise PlayerError("stop_early", f"must be true or false, got {self.stop_early!r}")
-        for key in _TIMEOUTS:
-            object.__setattr__(self, key, _number(key, getattr(self, key), 0.1, 3600))
-        if self.komi_to_engine is not None:
-            komi = _number("komi_to_engine", self.komi_to_engine, -1000, 1000)
-            object.__setattr__(self, "komi_to_engine", komi)
+        choice("kind", self.kind, PLAYERS)
+        for key, (lo, hi) in _INTEGERS.items():
+            integer(key, getattr(self, key), lo, hi)
+        choice("playout", self.playout, PLAYOUTS)
+        choice("play_for", self.play_for, RULESETS)
+        for key, (lo, hi) in _NUMBERS.items():
+            if not (key == "komi_to_engine" and self.komi_to_engine is None):
+                object.__setattr__(self, key, number(key, getattr(self, key), lo, hi))
+        flag("stop_early", self.stop_early)
         command = self.command
         if isinstance(command, str):
             try:
                 command = tuple(shlex.split(command))
             except ValueError as e:
-                raise PlayerError("command", f"cannot be split into arguments: {e}") from None
+                raise OptionError("command", f"cannot be split into arguments: {e}") from None
         if not isinstance(command, (tuple, list)) or not all(isinstance(a, str) for a in command):
-            raise PlayerError("command", f"must be a string or a list of strings, got {command!r}")
+            raise OptionError("command", f"must be a string or a list of strings, got {command!r}")
         object.__setattr__(self, "command", tuple(command))
         if self.is_program and not self.command:
-            raise PlayerError("command", f"a {self.kind} player needs the command that starts it")
-        if not isinstance(self.label, str) or any(c in self.label for c in ",()="):
-            raise PlayerError("name", f"must be a string without , ( ) =, got {self.label!r}")
-        if self.is_program and not self.label:
-            object.__setattr__(self, "label", os.path.basename(self.command[0]))
-        _number("in_flight", self.in_flight, 1, MAX_IN_FLIGHT, integer=True)
-        _number("sample_moves", self.sample_moves, 0, 1000, integer=True)
+            raise OptionError("command", f"a {self.kind} player needs the command that starts it")
+        label = self.label
+        if self.is_program and label == "":  # the default: the program's file name
+            label = os.path.basename(self.command[0])
+        if not isinstance(label, str) or any(c in label for c in ",()="):
+            raise OptionError("name", f"must be a string without , ( ) =, got {label!r}")
+        object.__setattr__(self, "label", label)
         for key in ("model", "config"):
             value = getattr(self, key)
             if not (isinstance(value, str) or (key == "config" and value is None)):
-                raise PlayerError(key, f"must be a file name (a string), got {value!r}")
+                raise OptionError(key, f"must be a file name (a string), got {value!r}")
         if self.kind == "katago" and not self.model:
-            raise PlayerError("model", "a katago player needs the network file it plays with")
+            raise OptionError("model", "a katago player needs the network file it plays with")
         if self.kind == "katago" and self.visits < 2:
-            raise PlayerError(
+            raise OptionError(
                 "visits",
                 "must be at least 2 for katago (with 1 its analysis engine searches no move)",
             )
@@ -196,16 +172,53 @@ class Player:
         if isinstance(table, str):
             table = {"kind": table}
         if not isinstance(table, dict):
-            raise PlayerError("kind", f"must be a table with a kind, got {table!r}")
-        kind = _choice("kind", table.get("kind", "random"), PLAYERS)
+            raise OptionError("kind", f"must be a table with a kind, got {table!r}")
+        kind = choice("kind", table.get("kind", "random"), PLAYERS)
         allowed = PLAYER_PARAMETERS[kind]
         if stored:
             table = {**{k: v for k, v in LEGACY.items() if k in allowed}, **table}
         for key in table:
             if key != "kind" and key not in allowed:
                 what = f"parameters of {kind}: {', '.join(allowed)}" if allowed else "no parameters"
-                raise PlayerError(key, f"unknown for kind {kind!r} ({what})")
+                raise OptionError(key, f"unknown for kind {kind!r} ({what})")
         return cls(**{_FIELD.get(k, k): v for k, v in table.items()})
+
+    @classmethod
+    def from_name(cls, name: str) -> Player:
+        """The player whose canonical string (``name``) is ``name``: its kind and the parameters
+        the name shows, a ``LEGACY`` parameter left out at its legacy value, any other left out
+        at its default. Where a value holds ``,KEY=`` of a later parameter, two players can
+        have one name: the one with more parameters named is meant (a katago ``model=m,config=c``
+        is the model ``m`` with the config ``c``, not the model ``m,config=c``). An OptionError
+        (key ``player``) if no player, or two with as many parameters, has that name."""
+        form = _NAME.fullmatch(name) if isinstance(name, str) else None
+        if form is None or form[1] not in PLAYERS:
+            raise OptionError(
+                "player",
+                f"{name!r} is not KIND or KIND(KEY=VALUE,...) of a kind of {', '.join(PLAYERS)}",
+            )
+        kind, keys = form[1], PLAYER_PARAMETERS[form[1]]
+        named, errors = {}, []  # a player of that name -> the parameters its reading names
+        for reading in _readings(form[2] or "", keys):
+            try:
+                table = {k: _value(k, text) for k, text in reading}
+                player = cls.from_table({"kind": kind, **table}, stored=True)
+            except OptionError as err:
+                errors.append(str(err))
+                continue
+            if player.name == name:
+                named[player] = max(named.get(player, 0), len(reading))
+            else:
+                errors.append(f"that player is named {player.name!r}")
+        most = [p for p, n in named.items() if n == max(named.values(), default=0)]
+        if len(most) > 1:
+            raise OptionError(
+                "player", f"{name!r} is the name of {len(most)} players (a value holds ',KEY=')"
+            )
+        if not most:
+            why = errors[0] if errors else f"{kind}'s parameters are, in order, {', '.join(keys)}"
+            raise OptionError("player", f"{name!r} is not a canonical player name ({why})")
+        return most[0]
 
     def to_dict(self) -> dict:
         """The kind and its parameters, resolved (the form of a config table; a program's
@@ -219,20 +232,61 @@ class Player:
     def name(self) -> str:
         """The canonical string: the kind, and every parameter in order (but ``_NOT_NAMED``,
         and a ``LEGACY`` parameter at its legacy value), e.g.
-        ``mcts(visits=1000,playout=pattern,play_for=jpd_a,resign_below=0,explore=1,rave=1000)``."""
+        ``mcts(visits=1000,playout=pattern,play_for=jpd_a,resign_below=0,explore=1,rave=1000)``;
+        ``from_name`` reads it back."""
         if not self.parameters:
             return self.kind
         values = []
         for k, v in self.to_dict().items():
             if k != "kind" and k not in _NOT_NAMED and LEGACY.get(k, object()) != v:
-                text = shlex.join(v) if k == "command" else f"{v:.12g}" if k in _FLOATS else v
+                text = shlex.join(v) if k == "command" else f"{v:.12g}" if k in _NUMBERS else v
                 values.append(f"{k}={text}")
         return f"{self.kind}({','.join(values)})"
 
 
+def _readings(text: str, keys: tuple):
+    """Every way ``text`` reads as ``KEY=VALUE,KEY=VALUE,...`` with keys of ``keys`` in their
+    order: lists of (key, value text). A value ends where ``,KEY=`` of a later key starts, or
+    with ``text``."""
+    if not text:
+        yield []
+        return
+    for i, key in enumerate(keys):
+        if text.startswith(f"{key}="):
+            rest, later = text[len(key) + 1 :], keys[i + 1 :]
+            ends = sorted({m.start() for k in later for m in re.finditer(f",{k}=", rest)})
+            for end in ends:
+                for tail in _readings(rest[end + 1 :], later):
+                    yield [(key, rest[:end]), *tail]
+            yield [(key, rest)]
+
+
+def _value(key: str, text: str):
+    """The value of parameter ``key`` that a canonical name writes as ``text``."""
+    try:
+        if key in _NUMBERS:
+            return float(text)
+        if key in _INTEGERS:
+            return int(text)
+        return {"True": True, "False": False}[text] if key == "stop_early" else text
+    except (ValueError, KeyError):
+        raise OptionError(key, f"cannot be read from {text!r}") from None
+
+
+_NAME = re.compile(r"(\w+)(?:\((.*)\))?", re.DOTALL)  # KIND or KIND(...): Player.name
 _TIMEOUTS = ("genmove_timeout", "startup_timeout", "command_timeout", "move_timeout")
+#: The integer parameters and their limits.
+_INTEGERS = {"visits": (1, MAX_VISITS), "in_flight": (1, MAX_IN_FLIGHT), "sample_moves": (0, 1000)}
+#: The number parameters (floats) and their limits.
+_NUMBERS = {
+    "resign_below": (0, 0.5),
+    "explore": (0, 100),
+    "rave": (0, 1_000_000),
+    "threat_rate": (0, 1),
+    **{key: (0.1, 3600) for key in _TIMEOUTS},
+    "komi_to_engine": (-1000, 1000),  # None: the komi of play_for
+}
 _FIELD = {"name": "label"}  # config key -> field, where they differ
-_FLOATS = ("resign_below", "explore", "rave", "komi_to_engine", "threat_rate", *_TIMEOUTS)
 #: Options that say how a program is run, not who plays: left out of the canonical name (so
 #: the rows of a run keep their player names when they change).
 _NOT_NAMED = ("startup_timeout", "command_timeout", "move_timeout", "in_flight")

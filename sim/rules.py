@@ -2,8 +2,10 @@
 
 A ``Rules`` value holds every knob that decides how a game is played and scored (docs/rules.md
 §1-§5, §8): board size, repetition rule, suicide option, move cap, dead-stone mode and the
-komi of each ruleset. Run configs, ``sim.engine.game.Game``, ``sim.selfplay.play_batch``,
-``jpdsim replay`` and the runner all take a ``Rules``; nothing else validates rule options.
+komi of each ruleset (a read-only ``Komi``). Run configs, ``sim.engine.game.Game``,
+``sim.selfplay.play_batch``, ``jpdsim replay`` and the runner all take a ``Rules``; nothing
+else validates rule options. A ``KomiSweep`` (a run config's ``komi_sweep``) gives the rules
+of a run's games at each of its komis.
 
 Presets name the *play* rules of a tradition; every game is still scored under all five
 rulesets of ``sim.schema.RULESETS`` (docs/rules.md §8):
@@ -18,13 +20,19 @@ rulesets of ``sim.schema.RULESETS`` (docs/rules.md §8):
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass, field, fields, replace
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
 
 from sim.coords import MAX_SIZE, MIN_SIZE
+from sim.options import OptionError, choice, integer, number
 from sim.schema import DEAD_STONES, DEFAULT_KOMI, REPETITIONS, RULESETS, SUICIDES
 
 MAX_ACTIONS_LIMIT = 1_000_000  # the largest move cap (a game state's tables grow with it)
+#: Komi values of one sweep.
+MAX_SWEEP = 1000
+
+#: The one error type of bad options (``sim.options``), by the name the commands catch.
+RuleError = OptionError
 
 
 def default_max_actions(size: int) -> int:
@@ -32,73 +40,70 @@ def default_max_actions(size: int) -> int:
     return 8 * size * size
 
 
-class RuleError(ValueError):
-    """A bad rule option: ``key`` names it (``komi.<ruleset>`` for one komi), ``reason`` says
-    what is wrong; ``str`` is ``"<key>: <reason>"``."""
+class Komi(Mapping):
+    """Every ruleset's komi, read only: a mapping of ruleset to float, hashable, equal to a dict
+    of the same items (and shown as one)."""
 
-    def __init__(self, key: str, reason: str):
-        super().__init__(f"{key}: {reason}")
-        self.key, self.reason = key, reason
+    def __init__(self, values: Mapping):
+        self._values = dict(values)
+
+    def __getitem__(self, ruleset: str) -> float:
+        return self._values[ruleset]
+
+    def __iter__(self):
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __hash__(self) -> int:
+        return hash(tuple(self._values.items()))
+
+    def __repr__(self) -> str:
+        return repr(self._values)
 
 
-def _integer(key, value, lo, hi):
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleError(key, f"must be an integer, got {value!r}")
-    if not lo <= value <= hi:
-        raise RuleError(key, f"must be in {lo:,}..{hi:,}, got {value}")
-    return value
-
-
-def _choice(key, value, choices):
-    if not isinstance(value, str) or value not in choices:
-        raise RuleError(key, f"must be one of {', '.join(choices)}; got {value!r}")
-    return value
-
-
-def resolve_komi(komi) -> dict:
+def resolve_komi(komi) -> Komi:
     """Every ruleset's komi: ``DEFAULT_KOMI`` overridden by ``komi`` (a mapping of ruleset to
-    a finite number); RuleError names the ruleset."""
+    a finite number); an OptionError names the ruleset."""
     if komi is None:
         komi = {}
     if not hasattr(komi, "items"):
-        raise RuleError("komi", f"must be a table of ruleset = number, got {komi!r}")
+        raise OptionError("komi", f"must be a table of ruleset = number, got {komi!r}")
     for ruleset, value in komi.items():
         if ruleset not in RULESETS:
-            raise RuleError(f"komi.{ruleset}", f"unknown ruleset (rulesets: {', '.join(RULESETS)})")
-        if (
-            isinstance(value, bool)
-            or not isinstance(value, (int, float))
-            or not math.isfinite(value)
-        ):
-            raise RuleError(f"komi.{ruleset}", f"must be a finite number, not {value!r}")
-    return {r: float(komi.get(r, DEFAULT_KOMI[r])) for r in RULESETS}
+            raise OptionError(
+                f"komi.{ruleset}", f"unknown ruleset (rulesets: {', '.join(RULESETS)})"
+            )
+        number(f"komi.{ruleset}", value)
+    return Komi({r: float(komi.get(r, DEFAULT_KOMI[r])) for r in RULESETS})
 
 
 @dataclass(frozen=True)
 class Rules:
     """The rules of play; validated and resolved on creation (``max_actions`` None -> 8*N*N,
-    ``komi`` -> every ruleset), a RuleError naming the option otherwise."""
+    ``komi`` -> every ruleset's, a ``Komi``), an OptionError naming the option otherwise."""
 
     board_size: int
     repetition: str = "global_superko"
     suicide: str = "multi"
     max_actions: int | None = None
     dead_stones: str = "all_alive"
-    komi: dict = field(default_factory=dict)
+    komi: Mapping[str, float] | None = None
 
     def __post_init__(self):
-        size = _integer("board_size", self.board_size, MIN_SIZE, MAX_SIZE)
-        _choice("repetition", self.repetition, REPETITIONS)
-        _choice("suicide", self.suicide, SUICIDES)
+        size = integer("board_size", self.board_size, MIN_SIZE, MAX_SIZE)
+        choice("repetition", self.repetition, REPETITIONS)
+        choice("suicide", self.suicide, SUICIDES)
         cap = default_max_actions(size) if self.max_actions is None else self.max_actions
-        object.__setattr__(self, "max_actions", _integer("max_actions", cap, 1, MAX_ACTIONS_LIMIT))
-        _choice("dead_stones", self.dead_stones, DEAD_STONES)
+        object.__setattr__(self, "max_actions", integer("max_actions", cap, 1, MAX_ACTIONS_LIMIT))
+        choice("dead_stones", self.dead_stones, DEAD_STONES)
         object.__setattr__(self, "komi", resolve_komi(self.komi))
 
     @classmethod
     def preset(cls, name: str, board_size: int, **overrides) -> Rules:
         """The preset ``name`` (``PRESETS``) on an N x N board, with ``overrides``."""
-        _choice("rules", name, tuple(PRESETS))
+        choice("rules", name, tuple(PRESETS))
         return cls(board_size, **{**PRESETS[name], **overrides})
 
     def with_(self, **changes) -> Rules:
@@ -134,3 +139,55 @@ PRESETS = {
     "chinese": {"repetition": "board_superko", "suicide": "none"},
     "japanese": {"repetition": "basic_ko", "suicide": "none"},
 }
+
+
+@dataclass(frozen=True)
+class KomiSweep:
+    """``komi_sweep``: the games of a run cycle through the komis ``values`` of ``ruleset``;
+    validated on creation (``values`` made a tuple of floats)."""
+
+    ruleset: str
+    values: tuple[float, ...]
+
+    def __post_init__(self):
+        choice("komi_sweep.ruleset", self.ruleset, RULESETS)
+        if not isinstance(self.values, (list, tuple)) or not 1 <= len(self.values) <= MAX_SWEEP:
+            raise OptionError(
+                "komi_sweep.values", f"must be a list of 1..{MAX_SWEEP} komis, got {self.values!r}"
+            )
+        try:
+            values = tuple(number("komi_sweep.values", v, -1000, 1000) for v in self.values)
+        except OptionError as err:
+            raise OptionError(err.key, f"every komi {err.reason}") from None
+        twice = [v for i, v in enumerate(values) if v in values[:i]]
+        if twice:
+            raise OptionError("komi_sweep.values", f"{twice[0]:g} is there twice")
+        object.__setattr__(self, "values", values)
+
+    @classmethod
+    def from_table(cls, table) -> KomiSweep:
+        """The sweep of a config's ``komi_sweep`` table."""
+        if not isinstance(table, dict):
+            raise OptionError(
+                "komi_sweep",
+                f'must be a table such as {{ ruleset = "jpd_b", values = [6.5, 7.5, 8.5] }}, '
+                f"got {table!r}",
+            )
+        for key in table:
+            if key not in ("ruleset", "values"):
+                raise OptionError(f"komi_sweep.{key}", "unknown (ruleset or values)")
+        for key in ("ruleset", "values"):
+            if key not in table:
+                raise OptionError(f"komi_sweep.{key}", "missing (required)")
+        return cls(table["ruleset"], table["values"])
+
+    def rules(self, rules: Rules, k: int) -> Rules:
+        """``rules`` at the sweep's k-th komi: ``ruleset``'s komi is ``values[k]``, every other
+        ruleset's moved by as much (rounded to 1e-9: 6.5 + (0.1 - 7.5) is -0.9, not
+        -0.9000000000000004)."""
+        shift = self.values[k] - rules.komi[self.ruleset]
+        komi = {r: round(v + shift, 9) for r, v in rules.komi.items()}
+        return rules.with_(komi={**komi, self.ruleset: self.values[k]})
+
+    def to_dict(self) -> dict:
+        return {"ruleset": self.ruleset, "values": list(self.values)}

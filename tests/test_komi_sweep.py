@@ -73,7 +73,7 @@ def test_the_sweep_survives_the_manifest_and_the_overrides(tmp_path):
         ("komi_sweep = { ruleset = 'chinese', values = [] }", "komi_sweep.values", "1..1000"),
         ("komi_sweep = { ruleset = 'chinese', values = 7.5 }", "komi_sweep.values", "a list"),
         ("komi_sweep = { ruleset = 'chinese', values = ['7'] }", "komi_sweep.values", "number"),
-        ("komi_sweep = { ruleset = 'chinese', values = [nan] }", "komi_sweep.values", "in -1000"),
+        ("komi_sweep = { ruleset = 'chinese', values = [nan] }", "komi_sweep.values", "in -1,000"),
         ("komi_sweep = { ruleset = 'chinese', values = [7, 7.0] }", "komi_sweep.values", "twice"),
         ("komi_sweep = { ruleset = 'jpd_a', values = [7], step = 1 }", "komi_sweep.step", "unkno"),
     ],
