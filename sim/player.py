@@ -300,8 +300,9 @@ LEGACY = {"sample_moves": 0, "rave": 0.0, "stop_early": False}
 VARIANTS = {"light": "light playouts", "playout": "playout players", "search": "tree search"}
 
 
-#: The drivers of games (``sim.run.shard``): the batch kernel (``sim.selfplay``), GTP programs
-#: one game at a time (``sim.referee``), KataGo many games at a time (``sim.katago.driver``).
+#: The drivers of games (``sim.run.drivers``, one registration each): the batch kernel
+#: (``sim.selfplay``), GTP programs one game at a time (``sim.referee``), KataGo many games at
+#: a time (``sim.katago.driver``).
 DRIVERS = ("batch", "referee", "katago")
 
 

@@ -1,7 +1,9 @@
 """Games in which a program plays, move by move from Python, with the simulator as referee:
-``RefereedGame`` judges one game whoever plays it (this module's GTP driver, and KataGo's in
-``sim.katago.driver``), ``charge`` counts a program's faults; ``play_refereed`` plays the
-games of GTP programs one at a time (docs/gtp.md).
+``RefereedGame`` judges one game whoever plays it; ``Referee`` is the shell of the drivers that
+referee (the games of one call, their programs, a fault's ``engine_error`` row, the columns),
+and alone plays the simulator's players as those drivers move them (what compiles their
+kernels); ``GtpReferee`` (``play_refereed``) plays the games of GTP programs one at a time
+(docs/gtp.md), ``sim.katago.driver`` KataGo's many at a time.
 
 Every action is judged under the run's rules by the engine of ``sim.engine.game.Game``. A
 program is told every action of the other side: a real move as its vertex, a pass or a virtual
@@ -43,37 +45,48 @@ GIVE_UP_AFTER = 5  # games in a row that end engine_error by a program's fault s
 
 
 class RefereedGame:
-    """One game judged under the run's rules, whoever plays it: the actions taken
+    """Game ``game_id`` judged under the run's rules, whoever plays it: the actions taken
     (``actions``, the ``sim.coords`` encoding), what the programs are told (``told``: the
     colour and vertex of every action, ``pass`` for a pass or a virtual move), the programs'
-    moves the rules forbid (``illegal``); the simulator's own players choose through
-    ``native`` (a ``NativePlayers`` of this game alone while it is played: its random stream
-    is started from (seed, game id))."""
+    moves the rules forbid (``illegal``), the dead-stone lists named so far at an open pause
+    (``lists``, Black's first); the simulator's own players choose through ``native`` (a
+    ``NativePlayers`` of this game alone while it is played: its random stream is started
+    from (seed, game id))."""
 
     def __init__(self, rules: Rules, native: NativePlayers, seed: int, game_id: int):
         self.game = Game(rules, exact=False)
-        self.native = native
-        self.actions, self.told, self.illegal = [], [], 0
+        self.native, self.game_id = native, game_id
+        self.actions, self.told, self.illegal, self.lists = [], [], 0, []
         native.start(seed, game_id)
 
     @property
     def to_move(self) -> int:
         return self.game.to_move
 
-    def wants(self) -> str | None:
-        """What the game waits for: ``"move"`` (of ``to_move``), ``"dead"`` (the dead stones
-        of both sides at a pause under dead_stones = "agree") or None (it is over)."""
-        if self.game.ending is None:
-            return "move"
-        return "dead" if open_pause(self.game.state) else None
-
-    def native_move(self) -> None:
-        """The simulator's player to move chooses and plays."""
-        c = self.to_move
-        action, _ = self.native.choose(self.game.state)
-        reason = self.game.play(action)
-        assert reason is None, f"the simulator's own move was illegal: {reason}"
-        self._taken(c, action)
+    def next_turn(self, programs, dead_from: str) -> tuple[int, bool] | None:
+        """Play the simulator's players' turns until a program's (``programs``: their
+        colours): (its colour, whether it is asked its dead stones for ``lists``), or None
+        once the game is over. A pause under dead_stones = "agree" is settled once both lists
+        are in (``settle``; ``dead_from``: where the programs' lists come from)."""
+        while self.game.ending is None or open_pause(self.game.state):
+            if self.game.ending is not None:  # the dead stones of both sides
+                c = len(self.lists) + 1  # whose list comes next
+                if c == 3:
+                    self.settle(*self.lists, dead_from)
+                    self.lists = []
+                elif c in programs:
+                    return c, True
+                else:
+                    self.lists.append(self.native.dead_stones(self.game.state, c))
+            elif self.to_move in programs:
+                return self.to_move, False
+            else:
+                c = self.to_move
+                action, _ = self.native.choose(self.game.state)
+                reason = self.game.play(action)
+                assert reason is None, f"the simulator's own move was illegal: {reason}"
+                self._taken(c, action)
+        return None
 
     def engine_move(self, answer: str) -> bool:
         """Play a program's answer (a vertex, ``pass`` or ``resign``; any case) for the side to
@@ -107,10 +120,6 @@ class RefereedGame:
             vertex = format_action(action, self.game.size) if action >= 0 else "pass"
             self.told.append((colour, vertex))
 
-    def native_dead(self, colour: int) -> list[int]:
-        """The dead stones the simulator's player of ``colour`` names at this pause."""
-        return self.native.dead_stones(self.game.state, colour)
-
     def settle(self, black_dead, white_dead, what: str) -> None:
         """Settle the pause from both lists (docs/rules.md §4); EngineError naming ``what``
         (where the lists came from) if an agreed list names a point without a stone."""
@@ -119,11 +128,12 @@ class RefereedGame:
         except ValueError as e:
             raise EngineError(f"{what}: {e}") from None
 
-    def finish(self, row: np.ndarray, error: bool) -> None:
-        """Write the game's raw outcome into ``row``; ``error``: it ended ``engine_error``."""
-        outcome_row(self.game.state, row, True)
-        if error:
-            row[R_ENDING] = ENGINE_ERROR
+
+def raw_outcome(game: Game, row: np.ndarray, error: bool) -> None:
+    """Write ``game``'s raw outcome into ``row``; ``error``: it ended ``engine_error``."""
+    outcome_row(game.state, row, True)
+    if error:
+        row[R_ENDING] = ENGINE_ERROR
 
 
 def charge(engine: Program, reason) -> None:
@@ -141,141 +151,145 @@ def charge(engine: Program, reason) -> None:
         raise EngineError(f"cannot restart {engine.name}: {again}") from None
 
 
-def refereed_columns(rules: Rules, rows, illegal, moves, record_moves: bool, arrow: bool):
-    """(columns, moves) of refereed games, as ``sim.selfplay.play_batch`` returns them."""
-    none = np.full(len(rows), None, object)
-    return batch_columns(rows, rules, illegal, none, arrow), (moves if record_moves else None)
+class Fault(EngineError):
+    """A fault of one program (``engine``): only that one is charged."""
 
-
-class _Referee:
-    """The GTP games of one call: rules, players, the native players and the programs."""
-
-    def __init__(self, rules, seed, black, white, virtual_rate):
-        self.rules, self.seed = rules, seed
-        self.players = {1: black, 2: white}
-        self.native = NativePlayers(rules, black, white, virtual_rate)
-        self.engines = {c: shared_gtp(c, p) for c, p in self.players.items() if p.kind == "gtp"}
-
-    def play(self, game_id: int, row: np.ndarray) -> tuple[list[int], int]:
-        """Play one game into ``row`` (its raw outcome); returns (its actions, the engine
-        moves played as passes)."""
-        game = RefereedGame(self.rules, self.native, self.seed, game_id)
-        try:
-            for c, engine in self.engines.items():
-                komi = engine_komi(self.players[c], self.rules)
-                seed = engine_seed(self.seed, game_id)
-                _call(engine, engine.new_game, self.rules.board_size, komi, seed)
-            self._play_to_end(game)
-        except EngineError as e:
-            log.warning("game %d: engine error: %s; the engine is restarted", game_id, e)
-            for engine in self.engines.values():
-                if not isinstance(e, _Failed) or engine is e.engine:  # only the one at fault
-                    charge(engine, e)
-            game.finish(row, True)
-            return game.actions, game.illegal
-        for engine in self.engines.values():
-            engine.faults_in_a_row = 0
-        game.finish(row, False)
-        return game.actions, game.illegal
-
-    def _play_to_end(self, game: RefereedGame) -> None:
-        while (wants := game.wants()) is not None:
-            if wants == "dead":
-                lists = [
-                    _call(self.engines[c], self.engines[c].dead_stones, game.game.size)
-                    if c in self.engines
-                    else game.native_dead(c)
-                    for c in self.players
-                ]
-                game.settle(*lists, "final_status_list dead")
-                continue
-            c = game.to_move
-            if c in self.engines:
-                self._engine_move(game, c)
-            else:
-                game.native_move()
-            if game.actions[-1] == RESIGN:
-                return
-            for other, engine in self.engines.items():
-                if other != c:
-                    _call(engine, engine.play, *game.told[-1])
-
-    def _engine_move(self, game: RefereedGame, c: int) -> None:
-        engine = self.engines[c]
-        answer = _call(engine, engine.genmove, c)
-        try:
-            forbidden = game.engine_move(answer)
-        except EngineError as e:
-            raise _Failed(engine, f"genmove {e}") from None
-        if forbidden:  # a pass, and the program told the game again
-            _call(engine, self._retell, engine, game.told)
-
-    @staticmethod
-    def _retell(engine: GtpEngine, told) -> None:
-        """Tell ``engine`` the game from an empty board (its own last move a pass)."""
-        engine.send("clear_board")
-        for colour, vertex in told:
-            engine.play(colour, vertex)
-
-
-class _Failed(EngineError):
-    """A fault of one program (``engine``): only that one is restarted."""
-
-    def __init__(self, engine: GtpEngine, reason: str):
+    def __init__(self, engine: Program, reason: str):
         super().__init__(reason)
         self.engine = engine
+
+
+class Referee:
+    """The games of one call of a refereeing driver (``play``'s arguments): the players by
+    colour, the programs of those of ``kind`` (``engines``: a subclass's ``program(colour,
+    player)`` starts each, once in a worker), the raw rows, engine moves played as passes and
+    actions of the games (``end``). ``play_all`` plays the games one at a time, ``play_game``
+    each to its end: here, with no ``kind``, the simulator's players alone."""
+
+    kind = ""
+    dead_from = ""  # where the programs' dead-stone lists come from (errors name it)
+    log = log
+
+    def __init__(
+        self, rules: Rules, n: int, *, seed, black: Player, white: Player, virtual_rate=0.0
+    ):
+        self.rules, self.seed, self.virtual_rate = rules, int(seed), float(virtual_rate)
+        self.players = {1: black, 2: white}
+        self.engines = {
+            c: self.program(c, p) for c, p in self.players.items() if p.kind == self.kind
+        }
+        self.rows = np.zeros((n, len(RAW_FIELDS)), np.int64)
+        self.illegal = np.zeros(n, np.int32)
+        self.moves = [None] * n
+        self.free: list[NativePlayers] = []  # native players of games that ended
+
+    @classmethod
+    def play(cls, rules: Rules, *, game_ids, setups=(), record_moves=False, arrow=False, **players):
+        """``sim.selfplay.play_batch`` for these games (``players``: ``seed``, ``black``,
+        ``white``, ``virtual_rate``): the same columns (with ``engine_illegal``) and moves; the
+        games start from the empty board."""
+        if setups:
+            raise ValueError(f"{cls.kind} players start from the empty board")
+        ids = np.asarray(game_ids, dtype=np.int64)
+        games = cls(rules, ids.size, **players)
+        games.play_all(ids.tolist())
+        none = np.full(ids.size, None, object)
+        columns = batch_columns(games.rows, rules, games.illegal, none, arrow)
+        return columns, (games.moves if record_moves else None)
+
+    def judge(self, game_id: int) -> RefereedGame:
+        """A new game's judge, with native players of a game that ended, else new ones."""
+        native = (
+            self.free.pop()
+            if self.free
+            else NativePlayers(self.rules, *self.players.values(), self.virtual_rate)
+        )
+        return RefereedGame(self.rules, native, self.seed, game_id)
+
+    def play_all(self, ids: list[int]) -> None:
+        for j, game_id in enumerate(ids):
+            judge = self.judge(game_id)
+            try:
+                self.play_game(judge)
+            except EngineError as e:
+                self.end(j, judge, e)
+            else:
+                self.end(j, judge)
+
+    def play_game(self, judge: RefereedGame) -> None:
+        judge.next_turn(self.engines, self.dead_from)
+
+    def end(self, j: int, judge: RefereedGame, error: EngineError | None = None) -> None:
+        """Game ``j`` of the call (``judge``'s) is over: its row, illegal count and actions.
+        ``error``: it ended ``engine_error``, which is logged and charged (``charge``) to the
+        program at fault (a ``Fault``'s), else to every program of the call."""
+        raw_outcome(judge.game, self.rows[j], error is not None)
+        self.illegal[j] = judge.illegal
+        self.moves[j] = np.array(judge.actions, np.int16)
+        self.free.append(judge.native)
+        if error is None:
+            for engine in self.engines.values():
+                engine.faults_in_a_row = 0
+            return
+        self.log.warning("game %d: engine error: %s; the engine is restarted", judge.game_id, error)
+        for engine in [error.engine] if isinstance(error, Fault) else self.engines.values():
+            charge(engine, error)
+
+
+class GtpReferee(Referee):
+    """The games of GTP programs, one at a time: a new game for each program (``new_game``),
+    then each program told every action of the others (``play``) once the simulator's
+    players have taken their turns, and asked its moves and dead stones."""
+
+    kind, dead_from = "gtp", "final_status_list dead"
+
+    def program(self, colour: int, player: Player) -> GtpEngine:
+        return shared_gtp(colour, player)
+
+    def play_game(self, judge: RefereedGame) -> None:
+        for c, engine in self.engines.items():
+            komi = engine_komi(self.players[c], self.rules)
+            seed = engine_seed(self.seed, judge.game_id)
+            _call(engine, engine.new_game, self.rules.board_size, komi, seed)
+        told = 0
+        while True:
+            turn = judge.next_turn(self.engines, self.dead_from)
+            for colour, vertex in judge.told[told:]:
+                for other, engine in self.engines.items():
+                    if other != colour:
+                        _call(engine, engine.play, colour, vertex)
+            told = len(judge.told)
+            if turn is None:
+                return
+            c, dead = turn
+            engine = self.engines[c]
+            if dead:
+                judge.lists.append(_call(engine, engine.dead_stones, self.rules.board_size))
+                continue
+            answer = _call(engine, engine.genmove, c)
+            try:
+                forbidden = judge.engine_move(answer)
+            except EngineError as e:
+                raise Fault(engine, f"genmove {e}") from None
+            if forbidden:  # a pass, and the program told the game again
+                _call(engine, _retell, engine, judge.told)
+
+
+play_refereed = GtpReferee.play
+
+
+def _retell(engine: GtpEngine, told) -> None:
+    """Tell ``engine`` the game from an empty board (its own last move a pass)."""
+    engine.send("clear_board")
+    for colour, vertex in told:
+        engine.play(colour, vertex)
 
 
 def _call(engine: GtpEngine, fn, *args):
     """``fn(*args)``, a fault naming ``engine`` (which is restarted)."""
     try:
         return fn(*args)
-    except _Failed:
+    except Fault:
         raise
     except EngineError as e:
-        raise _Failed(engine, f"{engine.name}: {e}") from None
-
-
-def judge_stored(rules: Rules, actions: list[int], engine_error: bool, illegal: int, arrow=False):
-    """The columns ``play_refereed`` gives a game, from its stored ``actions`` judged by the
-    rules alone (no program is run): every action must be legal here (ValueError names the
-    first that is not). What only the programs could tell is taken as given: whether the game
-    ended ``engine_error`` and its ``engine_illegal`` count."""
-    game = Game(rules, exact=False)
-    for k, action in enumerate(actions, 1):
-        reason = game.play(action)
-        if reason is not None:
-            raise ValueError(f"stored action {k} ({action}): {reason}")
-    row = np.zeros((1, len(RAW_FIELDS)), np.int64)
-    outcome_row(game.state, row[0], True)
-    if engine_error:
-        row[0, R_ENDING] = ENGINE_ERROR
-    none = np.full(1, None, object)
-    return batch_columns(row, rules, np.array([illegal], np.int32), none, arrow)
-
-
-def play_refereed(
-    rules: Rules,
-    *,
-    seed,
-    game_ids,
-    black: Player,
-    white: Player,
-    virtual_rate=0.0,
-    setups=(),
-    record_moves=False,
-    arrow=False,
-):
-    """``sim.selfplay.play_batch`` for games in which a GTP program plays: the same columns
-    (with ``engine_illegal``) and moves; the games start from the empty board."""
-    if setups:
-        raise ValueError("gtp players start from the empty board")
-    referee = _Referee(rules, int(seed), black, white, float(virtual_rate))
-    ids = np.asarray(game_ids, dtype=np.int64)
-    rows = np.zeros((ids.size, len(RAW_FIELDS)), np.int64)
-    illegal = np.zeros(ids.size, np.int32)
-    moves = []
-    for j, game_id in enumerate(ids.tolist()):
-        actions, illegal[j] = referee.play(game_id, rows[j])
-        moves.append(np.array(actions, np.int16))
-    return refereed_columns(rules, rows, illegal, moves, record_moves, arrow)
+        raise Fault(engine, f"{engine.name}: {e}") from None

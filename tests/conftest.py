@@ -293,7 +293,7 @@ def replay(capsys, *args):
 
 def without_compile_notes(err: str) -> str:
     """A command's stderr without the compile step's two notes, which it prints the first
-    time a kind of game is played with these kernel sources (``sim.run.shard.compile_kernels``):
+    time a kind of game is played with these kernel sources (``sim.run.drivers.Driver.compile``):
     which test plays a kind first depends on the order and the cache."""
     notes = ("compiling the kernels for ", "compiled in ")
     return "".join(line for line in err.splitlines(True) if not line.startswith(notes))

@@ -3,21 +3,18 @@ step that says so the first time, the cache folder keyed by the kernels' sources
 the one pause settlement the drivers share."""
 
 import io
-import os
-import shutil
 import subprocess
 import sys
 
 import numpy as np
 import pytest
 
-import sim
 from sim.coords import AGREE, RESUME, parse_action
 from sim.engine.game import Game
 from sim.native import NativePlayers
 from sim.player import Player
 from sim.rules import Rules
-from sim.run.shard import compile_kernels
+from sim.run.drivers import DRIVERS
 
 
 @pytest.mark.parametrize(
@@ -55,37 +52,15 @@ def test_compile_step_says_what_it_compiles_the_first_time(tmp_path, monkeypatch
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))  # the markers; numba keeps its cache
     kwargs = dict(rules=Rules(5), black=Player("mcts", visits=500), white=Player("random"))
     first, again = io.StringIO(), io.StringIO()
-    compile_kernels({**kwargs, "seed": 3}, engines=False, log=first)
-    compile_kernels({**kwargs, "seed": 3}, engines=False, log=again)
+    DRIVERS["batch"].compile({**kwargs, "seed": 3}, first)
+    DRIVERS["batch"].compile({**kwargs, "seed": 3}, again)
     lines = first.getvalue().splitlines()
     assert lines[0] == "compiling the kernels for tree search (first time only)..."
     assert lines[1].startswith("compiled in ") and lines[1].endswith(" s")
     assert again.getvalue() == ""
     light = io.StringIO()
-    compile_kernels({**kwargs, "black": Player("random"), "seed": 3}, engines=False, log=light)
+    DRIVERS["batch"].compile({**kwargs, "black": Player("random"), "seed": 3}, light)
     assert "light playouts" in light.getvalue()
-
-
-def test_cache_key_covers_the_kernel_sources_only(tmp_path):
-    root = tmp_path / "sim"
-    shutil.copytree(os.path.dirname(sim.__file__), root)
-    key = sim.kernel_cache_dir(root)
-    (root / "cli.py").write_text("# an edit outside the kernels\n", encoding="utf-8")
-    assert sim.kernel_cache_dir(root) == key
-    for kernel in ("engine/board.py", "players/random.py", "batch.py", "schema.py"):
-        with open(root / kernel, "a", encoding="utf-8") as f:
-            f.write("# an edit\n")
-        assert sim.kernel_cache_dir(root) != key, kernel
-        key = sim.kernel_cache_dir(root)
-
-
-def test_old_cache_folders_are_removed(tmp_path):
-    folders = [tmp_path / f"numba-{i}" for i in range(5)]
-    for i, folder in enumerate(folders):
-        folder.mkdir()
-        os.utime(folder, (1000 + i, 1000 + i))  # numba-4 the most recently used
-    sim.prune_caches(folders[0])  # used now
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["numba-0", "numba-3", "numba-4"]
 
 
 def _pause(size=5, moves=("C3", "D3", "pass", "pass")):
@@ -118,3 +93,32 @@ def test_settle_pause_refuses_an_agreed_point_without_a_stone():
     with pytest.raises(ValueError, match="off the 5x5 board"):
         game.settle_pause([25], [25])
     assert np.array_equal(game.board(), _pause().board())
+
+
+def test_the_compile_step_says_the_patches_left_off_every_time(tmp_path, monkeypatch):
+    """A numba the patches were not verified on: the compile step says so in one line, the
+    first time and every time after (the marker keeps the lines), and returns the lines."""
+    import sim.engine
+
+    off = ("numba 9.9's index fix is not the one verified (numba 0.68): slower",)
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))  # the markers; numba keeps its cache
+    monkeypatch.setattr(sim.engine, "PATCHES_OFF", off)
+    kwargs = dict(rules=Rules(5), black=Player("random"), white=Player("random"), seed=3)
+    first, again = io.StringIO(), io.StringIO()
+    assert DRIVERS["batch"].compile(kwargs, first) == off
+    assert first.getvalue().splitlines()[-1] == f"warning: {off[0]}"
+    monkeypatch.setattr(sim.engine, "PATCHES_OFF", ())
+    assert DRIVERS["batch"].compile(kwargs, again) == off
+    assert again.getvalue() == f"warning: {off[0]}\n"
+
+
+def test_a_run_logs_the_patches_left_off(tmp_path, monkeypatch, capsys):
+    from sim.config import config_from_dict
+    from sim.run import runner
+    from sim.run.drivers import Driver
+
+    line = "numba 9.9's inliner is not the one verified (numba 0.68): slower to compile"
+    monkeypatch.setattr(Driver, "compile", lambda self, kwargs, log=None: (line,))
+    cfg = config_from_dict({"name": "p", "board_size": 5, "games": 4}, "test")
+    runner.run(cfg, tmp_path / "p", workers=1)
+    assert f"WARNING {line}" in (tmp_path / "p" / "run.log").read_text(encoding="utf-8")

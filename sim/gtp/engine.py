@@ -4,7 +4,8 @@ from game to game (``clear_board``), every command and answer checked against GT
 A fault of the program — it died, it did not answer within its timeout, it answered what GTP
 does not allow — raises ``EngineError`` (``restart`` then starts a fresh process); a refusal
 (``? ...``, e.g. a move its own rules forbid) raises ``EngineRefused``. It ends with ``quit``,
-then a SIGKILL to its process group (``close``).
+then a SIGKILL to its process group (``close``). ``check_player`` is a run's start-up check of a
+gtp player.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import os
 import time
 
 from sim.coords import MoveError, parse_action
+from sim.errors import UserError
 from sim.program import EngineError, Program, resolve, shared
 
 COLOUR = {1: "b", 2: "w"}
@@ -131,6 +133,24 @@ class GtpEngine(Program):
             return {parse_action(v, size) for v in answer.split()}
         except MoveError as e:
             raise EngineError(f"final_status_list dead: not a list of points ({e})") from None
+
+
+def check_player(cfg, colour: str, player) -> None:
+    """The start-up check of the gtp ``player`` of ``colour`` in the run ``cfg``: started once,
+    given the set-up of a first game (``boardsize``, ``clear_board``, ``komi``,
+    ``set_random_seed``) and quit. A program that is missing, does not speak GTP or refuses
+    the set-up is one UserError naming its key, the program and its answer."""
+    try:
+        engine = GtpEngine.of(player)
+    except EngineError as e:
+        raise UserError(f"players.{colour}.command: {e}") from None
+    try:
+        komi = engine_komi(player, cfg.rules)
+        engine.new_game(cfg.rules.board_size, komi, engine_seed(cfg.seed, 0))
+    except EngineError as e:
+        raise UserError(f"players.{colour}.command: {engine.name}: {e}") from None
+    finally:
+        engine.close()
 
 
 def shared_gtp(colour: int, player) -> GtpEngine:

@@ -1,5 +1,5 @@
 """Games in which KataGo plays, many at once (docs/katago.md): ``play_katago`` is
-``sim.referee.play_refereed`` for katago players.
+``sim.referee.play_refereed`` for katago players (``KatagoReferee``, a ``sim.referee.Referee``).
 
 A worker keeps up to ``in_flight`` games going; each waits for at most one answer (its next
 move, or its dead stones at a pause), so KataGo always has that many positions to batch. Each
@@ -37,26 +37,20 @@ from sim.katago.engine import (
     move_query,
     shared_katago,
 )
-from sim.native import NativePlayers
 from sim.player import Player
 from sim.program import EngineError
-from sim.referee import RefereedGame, charge, refereed_columns
-from sim.rules import Rules
-from sim.schema import RAW_FIELDS
+from sim.referee import Fault, Referee, RefereedGame
 
 log = logging.getLogger("jpdsim.katago")
 
 
 @dataclass
 class _Game:
-    """A game in flight: its position in the call, id, judge, the dead-stone lists named so
-    far at an open pause (Black's first), and the random stream of KataGo's sampled moves
-    (from the run's seed and the game's id)."""
+    """A game in flight: its position in the call, its judge, and the random stream of
+    KataGo's sampled moves (from the run's seed and the game's id)."""
 
     j: int
-    game_id: int
     judge: RefereedGame
-    lists: list
     draws: np.random.Generator
 
 
@@ -71,27 +65,24 @@ class _Query:
     engine: KatagoEngine
 
 
-class _Driver:
-    """The games of one call (``play_katago``'s arguments)."""
+class KatagoReferee(Referee):
+    """The games of one call, up to ``in_flight`` of them going at once."""
 
-    def __init__(self, rules, seed, black, white, virtual_rate, n):
-        self.rules, self.seed, self.virtual_rate = rules, seed, virtual_rate
-        self.players = {1: black, 2: white}
-        katago = {c: p for c, p in self.players.items() if p.kind == "katago"}
-        self.engines = {c: shared_katago(p, rules.board_size) for c, p in katago.items()}
-        for engine in self.engines.values():
-            if engine.waiting:  # queries of a call that failed: their answers would be stray
-                engine.restart()
-        self.in_flight = max(p.in_flight for p in katago.values())
-        self.rows = np.zeros((n, len(RAW_FIELDS)), np.int64)
-        self.illegal = np.zeros(n, np.int32)
-        self.moves = [None] * n
+    kind, dead_from, log = "katago", "dead stones", log
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.in_flight = max(p.in_flight for p in self.players.values() if p.kind == self.kind)
         self.asked: dict[str, _Query] = {}  # qid -> what it waits for, in the order asked
-        self.free: list[NativePlayers] = []  # native players of games that ended
         self.playing = 0
 
-    def play(self, ids: list[int]) -> None:
-        """Play the games ``ids`` into ``rows``, ``illegal`` and ``moves``."""
+    def program(self, colour: int, player: Player) -> KatagoEngine:
+        engine = shared_katago(player, self.rules.board_size)
+        if engine.waiting:  # queries of a call that failed: their answers would be stray
+            engine.restart()
+        return engine
+
+    def play_all(self, ids: list[int]) -> None:
         started = 0
         while started < len(ids) or self.asked:
             while self.playing < self.in_flight and started < len(ids):
@@ -101,38 +92,21 @@ class _Driver:
                 self._wait()
 
     def _start(self, j: int, game_id: int) -> None:
-        black, white = self.players.values()
-        if self.free:
-            native = self.free.pop()
-        else:
-            native = NativePlayers(self.rules, black, white, self.virtual_rate)
-        judge = RefereedGame(self.rules, native, self.seed, game_id)
-        game = _Game(j, game_id, judge, [], np.random.default_rng(engine_seed(self.seed, game_id)))
+        draws = np.random.default_rng(engine_seed(self.seed, game_id))
         self.playing += 1
-        self._advance(game)
+        self._advance(_Game(j, self.judge(game_id), draws))
 
     def _advance(self, game: _Game) -> None:
         """Play the game on until it waits for KataGo or ends."""
-        judge = game.judge
-        while (wants := judge.wants()) is not None:
-            if wants == "dead":
-                c = len(game.lists) + 1  # whose list comes next
-                if c == 3:
-                    judge.settle(*game.lists, "dead stones")
-                    game.lists = []
-                elif c in self.engines:
-                    return self._ask(game, c, True)
-                else:
-                    game.lists.append(judge.native_dead(c))
-            elif judge.to_move in self.engines:
-                return self._ask(game, judge.to_move, False)
-            else:
-                judge.native_move()
-        self._finish(game, False)
+        turn = game.judge.next_turn(self.engines, self.dead_from)
+        if turn is None:
+            self._end(game)
+        else:
+            self._ask(game, *turn)
 
     def _ask(self, game: _Game, c: int, dead: bool) -> None:
         judge = game.judge
-        qid = f"{game.game_id}:{len(judge.actions)}:{'bw'[c - 1]}{'-dead' * dead}"
+        qid = f"{judge.game_id}:{len(judge.actions)}:{'bw'[c - 1]}{'-dead' * dead}"
         engine = self.engines[c]
         self.asked[qid] = _Query(game, c, dead, engine)
         try:
@@ -140,16 +114,9 @@ class _Driver:
         except EngineError as e:
             self._fault(engine, e)
 
-    def _finish(self, game: _Game, error: bool) -> None:
-        judge = game.judge
-        judge.finish(self.rows[game.j], error)
-        self.illegal[game.j] = judge.illegal
-        self.moves[game.j] = np.array(judge.actions, np.int16)
-        self.free.append(judge.native)
+    def _end(self, game: _Game, error: Fault | None = None) -> None:
         self.playing -= 1
-        if not error:
-            for engine in self.engines.values():
-                engine.faults_in_a_row = 0
+        self.end(game.j, game.judge, error)
 
     def _wait(self) -> None:
         """Take the answers that have come, else wait for more (or a timeout)."""
@@ -187,7 +154,7 @@ class _Driver:
         judge = query.game.judge
         try:
             if query.dead:
-                query.game.lists.append(dead_stones(qid, answer, judge.game.board()))
+                judge.lists.append(dead_stones(qid, answer, judge.game.board()))
             else:
                 sampled = len(judge.actions) < self.players[query.colour].sample_moves
                 judge.engine_move(
@@ -208,33 +175,11 @@ class _Driver:
             log.warning("%s: %s; the engine is restarted", engine.name, error)
             return engine.restart()
         game = self.asked.pop(qid).game
-        reason = f"{engine.name}: {error}"
-        log.warning("game %d: engine error: %s; the engine is restarted", game.game_id, reason)
-        self._finish(game, True)
         again = [q for q in self.asked.values() if q.engine is engine]
         self.asked = {k: q for k, q in self.asked.items() if q.engine is not engine}
-        charge(engine, reason)
+        self._end(game, Fault(engine, f"{engine.name}: {error}"))
         for q in again:
             self._ask(q.game, q.colour, q.dead)
 
 
-def play_katago(
-    rules: Rules,
-    *,
-    seed,
-    game_ids,
-    black: Player,
-    white: Player,
-    virtual_rate=0.0,
-    setups=(),
-    record_moves=False,
-    arrow=False,
-):
-    """``sim.selfplay.play_batch`` for games in which a katago player plays: the same columns
-    (with ``engine_illegal``) and moves; the games start from the empty board."""
-    if setups:
-        raise ValueError("katago players start from the empty board")
-    ids = np.asarray(game_ids, dtype=np.int64)
-    driver = _Driver(rules, int(seed), black, white, float(virtual_rate), ids.size)
-    driver.play(ids.tolist())
-    return refereed_columns(rules, driver.rows, driver.illegal, driver.moves, record_moves, arrow)
+play_katago = KatagoReferee.play

@@ -7,6 +7,7 @@ lines that have come, in order, and ``deadline`` says when the engine has been s
 What the protocol does not allow is an ``EngineError``: a ``QueryFault`` when it names a query
 (an error answer for it, an answer without a move), else a fault of the process (not JSON, an
 id nobody asked, an error without an id). KataGo's warnings go to the log, each once.
+``check_player`` is a run's start-up check of a katago player.
 """
 
 from __future__ import annotations
@@ -15,9 +16,11 @@ import dataclasses
 import json
 import logging
 import os
+import sys
 import time
 from pathlib import Path
 
+from sim.errors import UserError
 from sim.katago.rules import query_rules
 from sim.program import EngineError, Program, resolve, shared
 
@@ -125,7 +128,7 @@ class KatagoEngine(Program):
 
     def ask_alone(self, qid: str, query: dict, timeout: float) -> dict:
         """Ask ``query`` while nothing else waits and return its answer, waiting up to
-        ``timeout`` seconds (the runner's start-up check)."""
+        ``timeout`` seconds (``check_player``)."""
         self.ask(qid, query)
         deadline = time.monotonic() + timeout
         while True:
@@ -248,3 +251,37 @@ def shared_katago(player, board_size: int) -> KatagoEngine:
     that differ only in what they ask (visits, play_for) share it."""
     key = ("katago", dataclasses.replace(player, visits=2, play_for="jpd_a"), board_size)
     return shared(key, lambda: KatagoEngine(player, board_size))
+
+
+def check_player(cfg, colour: str, player) -> None:
+    """The start-up check of the katago ``player`` of ``colour`` in the run ``cfg``: started
+    once, asked a first query under the rules and komi of each komi group, and quit. A KataGo
+    that is missing, does not speak its protocol or refuses the set-up (a network or config
+    file that is not there, a komi it cannot take) is one UserError naming its key, the program
+    and its answer; a shard too small to keep ``in_flight`` games going is a line on stderr."""
+    first = dataclasses.replace(player, visits=2)  # the fewest that give a move
+    try:
+        queries = [move_query(first, c.rules, []) for c in cfg.komi_configs]
+    except ValueError as e:
+        raise UserError(f"players.{colour}.play_for: {e}") from None
+    try:
+        engine = KatagoEngine(player, cfg.rules.board_size)
+    except FileMissing as e:
+        raise UserError(f"players.{colour}.{e.key}: {e}") from None
+    except EngineError as e:
+        raise UserError(f"players.{colour}.command: {e}") from None
+    try:
+        for k, query in enumerate(queries):
+            qid = f"check:{k}"
+            best_move(qid, engine.ask_alone(qid, query, player.startup_timeout))
+    except EngineError as e:
+        raise UserError(f"players.{colour}.command: {engine.name}: {e}") from None
+    finally:
+        engine.close()
+    together = -(-cfg.shard_size // len(queries))  # a shard's games of one komi, played together
+    if together < player.in_flight:
+        sys.stderr.write(
+            f"jpdsim: players.{colour}.in_flight {player.in_flight}: at most {together} games "
+            f"are in flight (shard_size {cfg.shard_size}, {len(queries)} komi); a shard_size of "
+            f"{len(queries) * player.in_flight} or more keeps KataGo's batch full\n"
+        )

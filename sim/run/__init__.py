@@ -5,8 +5,10 @@ How a run goes:
 1. The config (``sim.config``) fixes everything that decides a game; a game depends only on
    (seed, game id), so the game ids ``0 .. games-1`` are cut into shards of ``shard_size`` and
    the shards are played in any order by any number of worker processes (``spawn`` context),
-   each calling ``sim.selfplay.play_batch`` on a shard and writing it (temp name, then rename;
-   ``sim.run.shard``).
+   each playing a shard through the run's driver (``sim.run.drivers``: the batch kernel, or
+   the referee of a program's games) and writing it (temp name, then rename;
+   ``sim.run.shard``). Before any worker starts, the driver checks the run (its programs,
+   its setups) and compiles the kernels of its games.
 2. The parent hands out shards one at a time over a private pipe per worker
    (``sim.run.pool``); the workers' log records come back through the same pipes and, with the
    parent's own, go to ``<run>/run.log`` through multiprocessing-logging's

@@ -12,6 +12,7 @@ from sim.dataset.check import RunState, check_run
 from sim.dataset.layout import GAMES, LOCK, LOG, MANIFEST, MANIFEST_TMP, MOVES, format_ranges
 from sim.dataset.manifest import now, read_manifest, write_manifest
 from sim.errors import UserError
+from sim.run.drivers import DRIVERS
 from sim.schema import SCHEMA_VERSION
 
 
@@ -123,19 +124,6 @@ def lock(run_dir: Path):
     return f
 
 
-#: What a manifest says of a run in which a program plays, by driver (docs/gtp.md,
-#: docs/katago.md).
-ENGINES_NOTE = {
-    "referee": "a GTP program plays: its own randomness is outside jpdsim's control; it is "
-    "given a seed from (seed, game id) where it takes one (set_random_seed), and every move is "
-    "stored",
-    "katago": "KataGo plays: its analysis engine takes no seed with a query; the config jpdsim "
-    "writes takes its randomness away (one search thread, no random symmetries, no root noise), "
-    "a config of the user's may not, and evaluations batched differently may differ in their "
-    "last bits; moves drawn by sample_moves come from (seed, game id); every move is stored",
-}
-
-
 def new_manifest(cfg: RunConfig, config_file: str | None, env: dict) -> dict:
     """A fresh manifest of the run ``cfg`` (``record`` fills in what the folder holds)."""
     return {
@@ -144,7 +132,7 @@ def new_manifest(cfg: RunConfig, config_file: str | None, env: dict) -> dict:
         "config_file": config_file,
         **env,
         "schema_version": SCHEMA_VERSION,
-        **({"reproducibility": ENGINES_NOTE[cfg.driver]} if cfg.engines else {}),
+        **({"reproducibility": note} if (note := DRIVERS[cfg.driver].reproducibility) else {}),
         "status": "running",
         "started": now(),
         "updated": None,  # this, games_written and shards: ``record``

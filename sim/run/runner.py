@@ -1,7 +1,6 @@
 """``run``: play (or complete) a run into its folder with local workers or on a Dask cluster,
-logging to ``run.log``, stopping cleanly on Ctrl-C or SIGTERM (how a run goes: ``sim.run``).
-
-Longer than 300 lines on purpose: a run's whole life (checks, lock, manifest, workers or Dask,
+logging to ``run.log``, stopping cleanly on Ctrl-C or SIGTERM (how a run goes: ``sim.run``):
+a run's whole life (its driver's checks and compile step, lock, manifest, workers or Dask,
 stopping, the final check) in one place, so that every way a run ends goes through one
 ``finally``."""
 
@@ -25,8 +24,8 @@ from sim.dataset.manifest import environment, now
 from sim.errors import UserError
 from sim.run import folder
 from sim.run.dask_backend import run_on_dask
+from sim.run.drivers import DRIVERS
 from sim.run.pool import Pool
-from sim.run.shard import compile_kernels
 
 log = logging.getLogger("jpdsim.runner")
 _LOG_FORMAT = "%(asctime)s %(processName)s[%(process)d] %(levelname)s %(message)s"
@@ -74,13 +73,15 @@ def run(
     if workers < 1:
         raise UserError(f"option --workers: must be >= 1, got {workers}")
     with interrupts.handled(signal.SIGTERM):
-        _check_engines(cfg)
-        _check_setups(cfg)
-        compile_kernels(cfg.play_kwargs(), cfg.engines)  # here, not in each worker at once
+        driver = DRIVERS[cfg.driver]
+        driver.check(cfg)  # before the run folder is made
+        patches_off = driver.compile(cfg.play_kwargs())  # here, not in each worker at once
         folder.check_folder(run_dir, resume)  # before the lock goes into a folder not ours
         lock = folder.lock(run_dir)
         try:
-            return _run_locked(cfg, run_dir, workers, resume, progress, config_file, scheduler)
+            return _run_locked(
+                cfg, run_dir, workers, resume, progress, config_file, scheduler, patches_off
+            )
         finally:
             lock.close()
 
@@ -119,83 +120,9 @@ def _in_flight(cfg: RunConfig) -> int:
     return max([p.in_flight for p in (cfg.black, cfg.white) if p.kind == "katago"] or [1])
 
 
-def _check_engines(cfg: RunConfig) -> None:
-    """Start each program once before any game and quit it: a GTP program is given the set-up
-    of a first game (``boardsize``, ``clear_board``, ``komi``, ``set_random_seed``), KataGo
-    a first query under the rules and komi of each komi group. A program that is missing, does
-    not speak its protocol or refuses the set-up (a network or config file that is not there,
-    a komi KataGo cannot take) is one UserError naming its key, the program and its answer."""
-    for colour in ("black", "white"):
-        player = getattr(cfg, colour)
-        if player.kind == "gtp":
-            _check_gtp(cfg, colour, player)
-        elif player.kind == "katago":
-            _check_katago(cfg, colour, player)
-
-
-def _check_gtp(cfg: RunConfig, colour: str, player) -> None:
-    from sim.gtp.engine import EngineError, GtpEngine, engine_komi, engine_seed
-
-    try:
-        engine = GtpEngine.of(player)
-    except EngineError as e:
-        raise UserError(f"players.{colour}.command: {e}") from None
-    try:
-        komi = engine_komi(player, cfg.rules)
-        engine.new_game(cfg.rules.board_size, komi, engine_seed(cfg.seed, 0))
-    except EngineError as e:
-        raise UserError(f"players.{colour}.command: {engine.name}: {e}") from None
-    finally:
-        engine.close()
-
-
-def _check_katago(cfg: RunConfig, colour: str, player) -> None:
-    from dataclasses import replace
-
-    from sim.katago.engine import FileMissing, KatagoEngine, best_move, move_query
-    from sim.program import EngineError
-
-    first = replace(player, visits=2)  # the fewest that give a move
-    try:
-        queries = [move_query(first, c.rules, []) for c in cfg.komi_configs]
-    except ValueError as e:
-        raise UserError(f"players.{colour}.play_for: {e}") from None
-    try:
-        engine = KatagoEngine(player, cfg.rules.board_size)
-    except FileMissing as e:
-        raise UserError(f"players.{colour}.{e.key}: {e}") from None
-    except EngineError as e:
-        raise UserError(f"players.{colour}.command: {e}") from None
-    try:
-        for k, query in enumerate(queries):
-            qid = f"check:{k}"
-            best_move(qid, engine.ask_alone(qid, query, player.startup_timeout))
-    except EngineError as e:
-        raise UserError(f"players.{colour}.command: {engine.name}: {e}") from None
-    finally:
-        engine.close()
-    together = -(-cfg.shard_size // len(queries))  # a shard's games of one komi, played together
-    if together < player.in_flight:
-        sys.stderr.write(
-            f"jpdsim: players.{colour}.in_flight {player.in_flight}: at most {together} games "
-            f"are in flight (shard_size {cfg.shard_size}, {len(queries)} komi); a shard_size of "
-            f"{len(queries) * player.in_flight} or more keeps KataGo's batch full\n"
-        )
-
-
-def _check_setups(cfg: RunConfig) -> None:
-    """Set each setup up once, before any game: a group without liberty is one UserError."""
-    if cfg.setup:
-        from sim.engine.game import Game  # the engine (numba) only when there are setups
-
-        for x in cfg.setup:
-            try:
-                Game(cfg.rules, x.cells, to_move=x.first)
-            except ValueError as err:
-                raise UserError(f"setup {x.name}: {err}") from None
-
-
-def _run_locked(cfg, run_dir, workers, resume, progress, config_file, scheduler) -> RunResult:
+def _run_locked(
+    cfg, run_dir, workers, resume, progress, config_file, scheduler, patches_off
+) -> RunResult:
     env = environment()
     manifest, state = folder.prepare(cfg, run_dir, resume, config_file, env)
     done = set(state.done) if state else set()
@@ -217,6 +144,8 @@ def _run_locked(cfg, run_dir, workers, resume, progress, config_file, scheduler)
         "jpdsim_version": env["jpdsim_version"],
         "git_commit": env["git_commit"],
     }
+    for line in patches_off:  # said on stderr by the compile step
+        log.warning("%s", line)
     if state is not None and (manifest.get("jpdsim_version"), manifest.get("git_commit")) != (
         env["jpdsim_version"],
         env["git_commit"],

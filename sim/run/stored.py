@@ -23,7 +23,7 @@ from sim.dataset.write import games_table
 from sim.errors import UserError
 from sim.player import PlayerError
 from sim.run.shard import play_table
-from sim.schema import GAME_SCHEMA
+from sim.schema import GAME_SCHEMA, RAW_FIELDS
 
 
 def _same(a, b) -> bool:
@@ -41,7 +41,7 @@ def replay_loaded(state: RunState, row: dict, stored_actions, commands: dict | N
     A game a program played (gtp, katago) is re-played with the program only when ``commands``
     (from ``--engine NAME=COMMAND``) names the command of each program by its name: the
     command a run folder names is never started. Otherwise its stored moves are judged by the rules
-    alone (``sim.referee.judge_stored``), and the comparison says so (``engine_rerun``,
+    alone (``_judged``), and the comparison says so (``engine_rerun``,
     ``note``)."""
     cfg, game_id = state.config, row["game_id"]
     commands = commands or {}
@@ -91,9 +91,12 @@ def replay_loaded(state: RunState, row: dict, stored_actions, commands: dict | N
 
 
 def _judged(state: RunState, row: dict, actions, names: list[str]):
-    """A program's game's stored moves judged by the rules alone: (its table row, or None when a
-    stored move is illegal; what the comparison adds)."""
-    from sim.referee import judge_stored  # the engine (numba) only to re-play
+    """A program's game's stored moves judged by the rules alone, no program run: (its table
+    row, or None when a stored move is illegal; what the comparison adds). What only the
+    programs could tell is taken from the row: an ``engine_error`` ending, ``engine_illegal``."""
+    from sim.engine.game import Game  # the engine (numba) only to re-play
+    from sim.referee import raw_outcome
+    from sim.selfplay import batch_columns
 
     where = f"{state.run_dir}: game {row['game_id']}"
     if actions is None:
@@ -107,13 +110,18 @@ def _judged(state: RunState, row: dict, actions, names: list[str]):
         f"taken from the row); --engine NAME=COMMAND re-runs a program"
     )
     extra = {"engine_rerun": False, "note": note}
-    error = row["ending"] == "engine_error"
     cfg = state.config.game_config(row["game_id"])
-    try:
-        columns = judge_stored(cfg.rules, actions, error, row["engine_illegal"], True)
-    except ValueError as err:
-        extra["differences"] = {"action_list": {"illegal": str(err)}}
-        return None, extra
+    game = Game(cfg.rules, exact=False)
+    for k, action in enumerate(actions, 1):
+        reason = game.play(action)
+        if reason is not None:
+            illegal = f"stored action {k} ({action}): {reason}"
+            extra["differences"] = {"action_list": {"illegal": illegal}}
+            return None, extra
+    raw = np.zeros((1, len(RAW_FIELDS)), np.int64)
+    raw_outcome(game, raw[0], row["ending"] == "engine_error")
+    illegal = np.array([row["engine_illegal"]], np.int32)
+    columns = batch_columns(raw, cfg.rules, illegal, np.full(1, None, object), True)
     return games_table(cfg, np.array([row["game_id"]]), columns), extra
 
 
