@@ -53,14 +53,12 @@ def test_the_key_covers_what_numba_stamps_its_entries_with(tree, tmp_path, monke
     assert kernel_cache.kernel_cache_dir(tree) != key
 
 
-def test_importing_the_packages_writes_nothing_and_loads_no_numba(tmp_path):
+def _in_a_new_home(code: str, tmp_path) -> list[str]:
+    """The words ``code`` prints in a fresh Python whose home (and so cache) folder is empty,
+    and which must still be empty after it."""
     home = tmp_path / "home"
     home.mkdir()
     env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "XDG_CACHE_HOME")}
-    code = (
-        "import sys, os, sim, analysis, sim.config, sim.cli; "
-        "print('numba' in sys.modules, 'NUMBA_CACHE_DIR' in os.environ)"
-    )
     out = subprocess.run(
         [sys.executable, "-c", code],
         env={**env, "HOME": str(home)},
@@ -68,28 +66,25 @@ def test_importing_the_packages_writes_nothing_and_loads_no_numba(tmp_path):
         text=True,
         check=True,
     )
-    assert out.stdout.split() == ["False", "False"]
     assert list(home.rglob("*")) == []
+    return out.stdout.split()
+
+
+def test_importing_the_packages_writes_nothing_and_loads_no_numba(tmp_path):
+    code = (
+        "import sys, os, sim, analysis, sim.config, sim.cli; "
+        "print('numba' in sys.modules, 'NUMBA_CACHE_DIR' in os.environ)"
+    )
+    assert _in_a_new_home(code, tmp_path) == ["False", "False"]
 
 
 def test_the_engine_points_numba_at_the_folder_and_writes_nothing(tmp_path):
-    home = tmp_path / "home"
-    home.mkdir()
-    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "XDG_CACHE_HOME")}
     code = (
         "import os, sim.engine; from numba.core import config; from sim import kernel_cache; "
         "print(config.CACHE_DIR == os.environ['NUMBA_CACHE_DIR'] == "
         "str(kernel_cache.kernel_cache_dir()))"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code],
-        env={**env, "HOME": str(home)},
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    assert out.stdout.split() == ["True"]
-    assert list(home.rglob("*")) == []
+    assert _in_a_new_home(code, tmp_path) == ["True"]
 
 
 def test_old_cache_folders_are_removed(tmp_path):
