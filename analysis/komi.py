@@ -246,23 +246,53 @@ def crossing(komis: np.ndarray, fitted: np.ndarray) -> float:
     return (low + high) / 2
 
 
+def bracket(komis: np.ndarray, fitted: np.ndarray) -> tuple[float, float]:
+    """The komis played on either side of where a bracketed fit (``crossing``) meets 1/2:
+    the last komi where the fitted score is above 1/2 and the first where it is below, or the
+    first and last where it is 1/2 exactly (equal when one komi is); (NaN, NaN) when the fit
+    does not bracket 1/2. The fair komi lies between them: a crossing read between komis far
+    apart is an interpolation across komis where no game was played."""
+    if len(komis) == 0 or fitted[0] < 0.5 or fitted[-1] > 0.5:
+        return np.nan, np.nan
+    even = np.flatnonzero(fitted == 0.5)
+    if len(even):
+        return float(komis[even[0]]), float(komis[even[-1]])
+    a = int(np.flatnonzero(fitted > 0.5)[-1])
+    return float(komis[a]), float(komis[a + 1])
+
+
+#: Komis around the crossing further apart than this (points) are a gap: the fitted fair komi's
+#: interval then covers the whole of it, and its note says so.
+GAP = 1.0
+
+
 def _fit(komis: np.ndarray, c: np.ndarray) -> float:
     """The fitted fair komi of (komis, (wins, draws, losses) per komi): ``crossing`` of the
     ``isotonic`` fit of Black's score, each komi weighted by its games."""
     return crossing(komis, isotonic(_score(c), c.sum(axis=-1)))
 
 
-def _note(komis: np.ndarray, fitted: np.ndarray, fair: float, interval: bool) -> str:
-    """Why a fitted fair komi (or, unless ``interval``, a bound of its interval) is missing;
-    "" when nothing is."""
+def _note(
+    komis: np.ndarray, fitted: np.ndarray, fair: float, interval: bool, around=(np.nan, np.nan)
+) -> str:
+    """Why a fitted fair komi (or, unless ``interval``, a bound of its interval) is missing,
+    and whether the komis ``around`` the crossing (``bracket``) leave a gap; "" when
+    nothing is to say."""
     if len(komis) == 0:
         return "no game with a result"
     if np.isfinite(fair):
-        return (
-            ""
-            if interval
-            else f"the interval reaches past the komis played ({komis[0]:g} to {komis[-1]:g})"
-        )
+        notes = []
+        low, high = around
+        if high - low > GAP:
+            notes.append(
+                f"a gap: no komi played between {low:g} and {high:g}, where the fit crosses "
+                f"1/2; the fair komi lies anywhere between them (the interval covers them)"
+            )
+        if not interval:
+            notes.append(
+                f"the interval reaches past the komis played ({komis[0]:g} to {komis[-1]:g})"
+            )
+        return "; ".join(notes)
     end = 0 if fair < 0 else -1
     which = "only" if len(komis) == 1 else ("lowest" if fair < 0 else "highest")
     return (
@@ -294,10 +324,14 @@ def fitted_fair_komi(
 
     Columns: [by], ruleset, method, games, komis (distinct komi values), fair komi, fair komi
     lo, fair komi hi, bracketed (Black's fitted score is at least 1/2 at the lowest komi and
-    at most 1/2 at the highest), fair komi (margins) (``fair_komi``, the margin method, on the
+    at most 1/2 at the highest), komi gap (points between the komis played on either side of
+    the crossing, ``bracket``: more than ``GAP`` is a gap no game looked inside, and then the
+    interval covers the whole of it, however sure the bootstrap is of the interpolation),
+    fair komi (margins) (``fair_komi``, the margin method, on the
     scored games of the same rows: it pools their leads across komis, which is right only for
     players whose play ignores komi) and note (why a value is missing: e.g. "not bracketed:
-    Black's score is 0.620 at the highest komi 8.5; the fair komi is higher"). Unbracketed,
+    Black's score is 0.620 at the highest komi 8.5; the fair komi is higher", or the gap).
+    Unbracketed,
     the fair komi is NaN; a bound past the komis played is NaN."""
     margins = fair_komi(data, rulesets, by, n_boot=0)
     rows = []
@@ -315,6 +349,9 @@ def fitted_fair_komi(
                 lo, hi = np.quantile(
                     fits, [(1 - level) / 2, (1 + level) / 2], method="inverted_cdf"
                 )
+            around = bracket(k, fitted)
+            if around[1] - around[0] > GAP:  # no bootstrap sees inside a gap: it is all open
+                lo, hi = min(lo, around[0]), max(hi, around[1])  # NaN (past the komis) stays
             finite = np.isfinite([fair, lo, hi])
             row = {
                 "ruleset": r,
@@ -325,7 +362,8 @@ def fitted_fair_komi(
                 "fair komi lo": lo if finite[1] else np.nan,
                 "fair komi hi": hi if finite[2] else np.nan,
                 "bracketed": bool(finite[0]),
-                "note": _note(k, fitted, fair, boot is None or finite.all()),
+                "komi gap": around[1] - around[0] if finite[0] else np.nan,
+                "note": _note(k, fitted, fair, boot is None or finite.all(), around),
             }
             rows.append(groups.with_keys(keys, pd.DataFrame([row]), np.array([g])))
     out = pd.concat(rows, ignore_index=True)
@@ -368,12 +406,17 @@ def sweep_curve(data, rulesets=RULESETS, by=None) -> pd.DataFrame:
 
 
 def komi_study_table(data, n_boot: int = 1000, seed: int = 0, level: float = 0.95) -> pd.DataFrame:
-    """``fitted_fair_komi`` per pairing of players, as text to print (``jpdsim komi``): one
-    row per players and ruleset with games, komis, the fair komi and its interval
-    ("lo–hi"), the margin method's fair komi and the note (why a value is missing); points
-    with two decimals, "–" where a value is missing."""
-    t = fitted_fair_komi(data, by="players", n_boot=n_boot, seed=seed, level=level)
-    t = t.sort_values("players", kind="stable", ignore_index=True)
+    """``fitted_fair_komi`` per config (as the report splits it: board size, rules, players,
+    virtual-move rate, move cap; runs of different configs are never fitted as one), as text
+    to print (``jpdsim komi``): one row per config and ruleset with config (the label of
+    ``analysis.groups.config_label`` without the players), players, games, komis, the fair
+    komi and its interval ("lo–hi"), the margin method's fair komi and the note (why a value
+    is missing, or a gap between the komis around the crossing); points with two decimals,
+    "–" where a value is missing."""
+    rules = [c for c in groups.SOURCES["config"] if c not in groups.SOURCES["players"]]
+    t = fitted_fair_komi(data, by=[*rules, "players"], n_boot=n_boot, seed=seed, level=level)
+    t.insert(0, "config", [groups.config_label(r) for r in t[rules].to_dict("records")])
+    t = t.sort_values([*rules, "players"], kind="stable", ignore_index=True)
 
     def points(values) -> list[str]:
         return [f"{v:.2f}" if np.isfinite(v) else show.NA for v in values]
@@ -381,6 +424,7 @@ def komi_study_table(data, n_boot: int = 1000, seed: int = 0, level: float = 0.9
     lo, hi = points(t["fair komi lo"]), points(t["fair komi hi"])
     return pd.DataFrame(
         {
+            "config": t["config"],
             "players": t["players"].astype(str),
             "ruleset": t["ruleset"],
             "games": t["games"],

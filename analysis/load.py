@@ -89,9 +89,28 @@ def batches(state: RunState, rows: int) -> list[list[int]]:
     return out
 
 
+def run_identity(path: str | Path):
+    """What a run folder is, whatever it is called (``R``, ``R/``, ``R/../R``, a link to R):
+    its device and inode, or its resolved path where it cannot be looked up."""
+    try:
+        st = Path(path).stat()
+    except OSError:
+        return str(Path(path).resolve())
+    return st.st_dev, st.st_ino
+
+
+def unique_runs(paths: Sequence[str | Path]) -> list[Path]:
+    """``paths`` without the runs named again (``run_identity``), in the order first named."""
+    seen: dict = {}
+    for p in map(Path, paths):
+        seen.setdefault(run_identity(p), p)
+    return list(seen.values())
+
+
 def run_folders(paths: Sequence[str | Path]) -> list[Path]:
     """The run folders named by ``paths``: a run folder itself, or a ``jpdsim stress`` folder
-    (no manifest, runs in its subfolders), which stands for its runs in name order."""
+    (no manifest, runs in its subfolders), which stands for its runs in name order; a run
+    named twice (under two names, or as a run of a stress folder also named) is there once."""
     out = []
     for p in map(Path, paths):
         subs = (
@@ -100,7 +119,7 @@ def run_folders(paths: Sequence[str | Path]) -> list[Path]:
             else []
         )
         out.extend(subs or [p])
-    return out
+    return unique_runs(out)
 
 
 def run_labels(run_dirs: Sequence[str | Path]) -> list[str]:
@@ -124,6 +143,7 @@ def run_table(run_dirs: Sequence[str | Path], allow_incomplete: bool = False) ->
     """One row per (checked) run: name, games written, board size, rules, policies, komi (and
     the komi sweep, when a run has one)."""
     rows, states = [], []
+    run_dirs = unique_runs(run_dirs)
     for d in run_dirs:  # a loop, not a comprehension: the warning names the caller
         states.append(open_run(d, allow_incomplete))
     for label, state in zip(run_labels(run_dirs), states):
@@ -274,7 +294,7 @@ def load_runs(
     """
     if isinstance(run_dirs, (str, Path)):
         run_dirs = [run_dirs]
-    run_dirs = list(run_dirs)
+    run_dirs = unique_runs(run_dirs)  # a run named twice is loaded once
     if not run_dirs:
         raise UserError("no run folder given")
     states = []

@@ -15,17 +15,20 @@ notebook runs: a folder that is not a run, a bad file in it, or an incomplete ru
 report with a one-line ``UserError``. A notebook that fails stops it with a ``ReportError``
 naming the notebook, the cell and the error (``main`` turns it into a ``UserError``, so the
 command prints one line and exits non-zero); the HTML file is written only when every part
-succeeded (atomically: an older report stays untouched).
+succeeded (``sim.files.write_output``: a regular file atomically, so that an older report
+stays untouched; a device or a FIFO, such as ``/dev/stdout``, written through).
 
 Longer than 300 lines on purpose: the report's one pipeline (statistics, notebooks, HTML) with
 its errors, in the order it runs."""
 
 from __future__ import annotations
 
+import asyncio
+import atexit
 import datetime as _dt
-import errno
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -37,15 +40,17 @@ import nbformat
 from jinja2 import DictLoader
 from jupyter_client.kernelspec import KernelSpec
 from jupyter_client.manager import AsyncKernelManager
+from jupyter_core.utils import ensure_event_loop
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
 from nbconvert import HTMLExporter
 
 from analysis import cjk, counts
 from analysis.load import open_run, run_folders
+from sim import interrupts
 from sim.dataset.check import RunState
-from sim.dataset.write import write_text_atomic
 from sim.errors import UserError, one_line
+from sim.files import check_output, write_output
 
 NOTEBOOK_DIR = Path(__file__).resolve().parent / "notebooks"
 #: The report's parts, in order.
@@ -95,6 +100,44 @@ class _CurrentPythonKernel(AsyncKernelManager):
                 metadata={"supported_encryption": ["curve"]},
             )
         return self._kernel_spec
+
+
+class _Client(NotebookClient):
+    """nbclient's client, but a Ctrl-C or SIGTERM stays the report's: nbclient sets asyncio
+    handlers of its own for both, which shut the kernel down and swallow the signal (the cell
+    then fails with DeadKernelError, and its second clean-up with an AssertionError). They are
+    taken away again as soon as they are set, before the kernel starts, and the handlers the
+    report had put back (``sim.interrupts``: the signal raises KeyboardInterrupt)."""
+
+    handlers: dict = {}  # signal -> the handler to keep (set per client by execute_notebook)
+
+    async def async_start_new_kernel(self, **kwargs):
+        if interrupts.in_main_thread():
+            loop = asyncio.get_running_loop()
+            for signum, handler in self.handlers.items():
+                loop.remove_signal_handler(signum)  # nbclient's
+                signal.signal(signum, handler)
+        return await super().async_start_new_kernel(**kwargs)
+
+
+def _shut_down(client: NotebookClient) -> None:
+    """Stop the kernel of a client whose execution a signal stopped (a second signal meanwhile
+    waits: ``interrupts.deferred``); the kernel would also exit when this process does."""
+    with interrupts.deferred():
+        atexit.unregister(client._cleanup_kernel)  # nbclient's, for a kernel left running
+        try:
+            # the execution the signal left pending is cancelled (its clean-up stops the
+            # kernel), and its end collected: no "Task exception was never retrieved" at exit
+            loop = ensure_event_loop()
+            pending = [t for t in asyncio.all_tasks(loop) if not t.done()]
+            for task in pending:
+                task.cancel()
+            if pending:
+                loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+            if client.km is not None:
+                client._cleanup_kernel()
+        except Exception:  # noqa: BLE001 - the signal is what is reported
+            pass
 
 
 def _encryption() -> dict:
@@ -159,13 +202,37 @@ def execute_notebook(
         "MPLBACKEND": "module://matplotlib_inline.backend_inline",
         "PYTHONPATH": os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p),
     }
-    client = NotebookClient(
+    client = _Client(
         nb,
         timeout=timeout,
         kernel_manager_class=_CurrentPythonKernel,
         kernel_name="python3",
         resources={"metadata": {"path": str(path.parent)}},
     )
+    client.handlers = (
+        {signum: signal.getsignal(signum) for signum in (signal.SIGINT, signal.SIGTERM)}
+        if interrupts.in_main_thread()
+        else {}
+    )
+    try:
+        try:
+            _execute(client, path, nb, env)
+        finally:
+            for signum, handler in client.handlers.items():  # as they were, whatever happened
+                if signal.getsignal(signum) is not handler:
+                    signal.signal(signum, handler)
+        interrupts.check()  # a signal that the kernel's client dropped
+    except KeyboardInterrupt:
+        _shut_down(client)
+        raise
+    except Exception:
+        interrupts.check()  # a signal that became another error: the signal, not the error
+        raise
+    return nb
+
+
+def _execute(client: NotebookClient, path: Path, nb: nbformat.NotebookNode, env: dict) -> None:
+    """``client.execute``, its failures as ReportError."""
     try:
         # the kernel's stderr is not the report's: libzmq may abort a kernel being shut down
         # after a failed cell with an assertion line there (the failure itself comes through
@@ -179,7 +246,6 @@ def execute_notebook(
         raise ReportError(f"{path}: {_failed_cell(nb)}timed out ({one_line(err)})") from err
     except DeadKernelError as err:
         raise ReportError(f"{path}: the kernel died (out of memory?) ({one_line(err)})") from err
-    return nb
 
 
 def _failed_cell(nb: nbformat.NotebookNode) -> str:
@@ -269,19 +335,13 @@ def to_html(nb: nbformat.NotebookNode) -> str:
 
 
 def _prepare_out(out: Path) -> Path | None:
-    """Make the folder of ``out`` and try writing there now, so that a report that cannot be
-    written is known before any notebook runs (UserError); returns the topmost folder made,
-    to remove again if the report fails."""
-    made = [p for p in (out.parent, *out.parent.parents) if not p.exists()]
+    """Make the folder of ``out`` and try writing there now (``sim.files.check_output``), so
+    that a report that cannot be written is known before any notebook runs (UserError);
+    returns the topmost folder made, to remove again if the report fails."""
     try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        if out.is_dir():
-            raise IsADirectoryError(errno.EISDIR, "is a folder")
-        with tempfile.TemporaryFile(dir=out.parent):
-            pass
+        return check_output(out)
     except OSError as err:
-        raise UserError(f"--out {out}: {err.strerror}") from None
-    return made[-1] if made else None
+        raise UserError(f"--out {out}: {err.strerror or err}") from None
 
 
 def _progress(line: str) -> None:
@@ -326,7 +386,11 @@ def build_report(
                 parts.append((name, nb, seconds))
         t0 = time.perf_counter()
         merged = _merge(parts, dirs, time.perf_counter() - started)
-        write_text_atomic(out, to_html(merged))
+        html = to_html(merged)
+        try:
+            write_output(out, html)
+        except OSError as err:
+            raise UserError(f"--out {out}: cannot write ({err.strerror or err})") from None
     except BaseException:
         if made is not None:
             shutil.rmtree(made, ignore_errors=True)
@@ -341,9 +405,11 @@ def build_report(
 def main(args) -> int:
     """CLI entry (``jpdsim report``): args.run_dirs (list of str), args.out (str or None),
     args.scheduler (str or None). Bad runs and failed notebooks raise UserError (one line;
-    ``sim.cli`` prints it and exits 2)."""
-    try:
-        build_report(list(args.run_dirs), args.out, scheduler=getattr(args, "scheduler", None))
-    except ReportError as err:
-        raise UserError(str(err)) from None
+    ``sim.cli`` prints it and exits 2). SIGTERM stops it as Ctrl-C does, the kernel shut
+    down and nothing half-written left (``sim.cli``: one line, exit status 143; Ctrl-C 130)."""
+    with interrupts.handled(signal.SIGTERM):
+        try:
+            build_report(list(args.run_dirs), args.out, scheduler=getattr(args, "scheduler", None))
+        except ReportError as err:
+            raise UserError(str(err)) from None
     return 0

@@ -3,7 +3,8 @@
 Exit status (every command): 0 done; 1 the run is incomplete (``run``) or the stored game
 differs from its re-play (``replay --run``); 2 bad input or a file that cannot be read or
 written, one line on stderr (``UserError``, usage errors); 130 Ctrl-C (SIGINT); 143 SIGTERM
-(``run``; the others die by it); 141 stdout closed before all was written (``| head``).
+(``run`` and ``report``; the others die by it); 141 stdout closed before all was written
+(``| head``).
 
 Only light modules are imported before ``main`` runs, so that a Ctrl-C while the libraries
 load is a one-line "interrupted" too.
@@ -264,6 +265,9 @@ def _main(argv) -> int:
     except UserError as err:
         print(f"{name}: error: {err}", file=sys.stderr)
         return 2
+    except interrupts.Terminated:  # SIGTERM, where a command handles it (report)
+        print(f"{name}: terminated", file=sys.stderr)
+        return 128 + signal.SIGTERM
     except KeyboardInterrupt:
         print(f"{name}: interrupted", file=sys.stderr)
         return 130

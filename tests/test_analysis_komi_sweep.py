@@ -176,6 +176,7 @@ def test_the_printable_table():
     df = sweep({k: [25] * 10 for k in (24.5, 25.5)})
     t = komi.komi_study_table(df, n_boot=50)
     assert t.columns.tolist() == [
+        "config",
         "players",
         "ruleset",
         "games",
@@ -186,7 +187,16 @@ def test_the_printable_table():
         "note",
     ]
     row = t.set_index("ruleset").loc["jpd_b"]
-    assert row.tolist() == ["random / random", 20, 2, "25.00", "25.00–25.00", "25.00", ""]
+    assert row.tolist() == [
+        "9x9 global_superko multi v=0 cap=648",
+        "random / random",
+        20,
+        2,
+        "25.00",
+        "25.00–25.00",
+        "25.00",
+        "",
+    ]
     one = komi.komi_study_table(sweep({7.5: [9, 9, 0]}), n_boot=50).set_index("ruleset")
     assert one.loc["jpd_b", ["fair komi", "95% interval"]].tolist() == ["–", "–"]
     assert "not bracketed" in one.loc["jpd_b", "note"]

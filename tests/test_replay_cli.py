@@ -215,3 +215,41 @@ def test_a_setup_gives_the_size(capsys):
         "",
         f"jpdsim replay: error: --setup triple_ko: a {n}x{n} diagram, --size is {n + 1}\n",
     )
+
+
+def test_from_file_plays_a_long_line_lazily(capsys, tmp_path):
+    """A line of a million moves that fails at move 2: read, decoded and split a piece at a
+    time, it stops being played there (memory follows what is played, not the line); the
+    rest of the line is still read for a byte that is not UTF-8, as before."""
+    import tracemalloc
+
+    games = tmp_path / "games.txt"
+    games.write_text("C3\n")
+    assert replay(capsys, "--size", 5, "--from-file", games)[0] == 0  # imports, kernels
+    long = "C3 C3 " + "A1 " * 1_000_000
+    games.write_text(f"{long}\nC3 D3\n")
+    tracemalloc.start()
+    try:
+        status, out, err = replay(capsys, "--size", 5, "--from-file", games)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert status == 2 and lines[0] == {"error": "move 2 (C3): occupied"}
+    assert lines[1]["moves"] == 2 and len(lines) == 2
+    assert peak < 8 << 20, f"{peak:,} bytes for a {len(long):,}-byte line"
+    games.write_bytes(long.encode() + b" \xff\n")
+    status, out, _ = replay(capsys, "--size", 5, "--from-file", games)
+    assert json.loads(out) == {"error": f"line 1: not UTF-8 (byte 0xff at column {len(long) + 2})"}
+
+
+def test_from_file_a_byte_order_mark_is_no_move(capsys, tmp_path):
+    games = tmp_path / "games.txt"
+    games.write_bytes(b"\xef\xbb\xbfC3 D3\n\xef\xbb\xbfC3\n")
+    status, out, _ = replay(capsys, "--size", 5, "--from-file", games)
+    first, second = [json.loads(line) for line in out.splitlines()]
+    assert first["moves"] == 2  # the file's mark is left out
+    assert second["error"].startswith("move 1 (")  # a mark inside the file is a character
+    games.write_bytes(b"\xef\xbb\xbf")
+    status, out, _ = replay(capsys, "--size", 5, "--from-file", games)
+    assert (status, out) == (0, "")

@@ -12,6 +12,8 @@ from sim.commands.stress import console_table, stress_runs
 from sim.errors import UserError
 from tests.test_setups import ATARI, KO
 
+pytestmark = pytest.mark.slow  # the stress set's runs take seconds
+
 FIVE = {
     "name": "five",
     "diagram": """
@@ -60,6 +62,7 @@ def test_a_stress_config_expands_into_runs():
         ({"games": 2, "setup": [KO.to_dict(), KO.to_dict()]}, "two runs would be named ko-"),
         ({"games": 2, "setup": [KO.to_dict()], "players": [{"kind": "x"}]}, "key 'players'"),
         ({"games": 2, "setup": "nowhere.txt"}, "key 'setup' ('nowhere.txt')"),
+        ({"games": 2, "setup": []}, "key 'setup': must be a non-empty list"),
     ],
 )
 def test_bad_stress_keys(raw, message):

@@ -29,8 +29,9 @@ from sim.coords import (
 )
 from sim.engine.game import Game
 from sim.errors import UserError
+from sim.options import OptionError
 from sim.program import named_command
-from sim.rules import RuleError, Rules
+from sim.rules import Rules
 from sim.setups import Setup, load_setup
 
 
@@ -56,7 +57,7 @@ def rules_from_options(args) -> Rules:
         return Rules.preset(
             args.rules, args.size, **{k: v for k, v in given.items() if v is not None}
         )
-    except RuleError as err:
+    except OptionError as err:
         option = (
             "--komi " + err.key[5:]
             if err.key.startswith("komi.")
@@ -146,29 +147,113 @@ def main(args) -> int:
     if args.moves:
         raise UserError("give MOVES or --from-file, not both")
     status = 0
-    for i, raw in enumerate(_lines(args.from_file), 1):
-        try:
+    with _open(args.from_file) as f:
+        lines = _Lines(f)
+        while lines.more():
+            tokens = _tokens(lines.pieces(), lines.number)
             try:
-                line = raw.decode("utf-8")
-            except UnicodeDecodeError as err:
-                raise ValueError(
-                    f"line {i}: not UTF-8 (byte 0x{raw[err.start]:02x} at column {err.start + 1})"
-                ) from None
-            out = play_tokens(
-                split_tokens(line), args, game if i == 1 else _new_game(rules, setup, args.setup)
-            )
-        except ValueError as err:
-            out, status = {"error": str(err)}, 2
-        print(json.dumps(out))
+                new = game if lines.number == 1 else _new_game(rules, setup, args.setup)
+                try:
+                    out = play_tokens(tokens, args, new)
+                except ValueError:
+                    for _ in tokens:  # the rest of the line, unplayed: a UTF-8 error comes first
+                        pass
+                    raise
+            except ValueError as err:
+                out, status = {"error": str(err)}, 2
+            print(json.dumps(out))
     return status
 
 
-def _lines(path: str):
-    """The lines (bytes) of a file, split on line feeds alone, without them."""
+def _open(path: str):
     try:
-        f = open(path, "rb")
+        return open(path, "rb")
     except OSError as err:
         raise UserError(f"--from-file {path}: {err.strerror}") from None
-    with f:
-        for raw in f:  # a binary file splits on b"\n" alone
-            yield raw.removesuffix(b"\n")
+
+
+#: Bytes read at a time from --from-file: memory follows what is played, not the line's length.
+CHUNK = 1 << 16
+_BOM = b"\xef\xbb\xbf"
+
+
+class _Lines:
+    """The lines of a binary file, split on line feeds alone, each read in pieces (``pieces``)
+    so that a line is never held whole; a UTF-8 byte-order mark at the start of the file is
+    left out."""
+
+    def __init__(self, f):
+        self.f, self.buf, self.number, self.eof = f, b"", 0, False
+
+    def _fill(self) -> bool:
+        if not self.buf and not self.eof:
+            self.buf = self.f.read(CHUNK)
+            self.eof = not self.buf
+        return bool(self.buf)
+
+    def more(self) -> bool:
+        """Whether another line follows (then ``pieces`` reads it)."""
+        if self.number == 0:
+            while len(self.buf) < len(_BOM) and not self.eof:  # a pipe may give bytes one by one
+                more = self.f.read(CHUNK)
+                self.eof = not more
+                self.buf += more
+            self.buf = self.buf.removeprefix(_BOM)
+        return self._fill()
+
+    def pieces(self):
+        """The bytes of the next line in pieces, up to its line feed (which is consumed; to be
+        read to the end before the next line; ``number`` is its number from now on)."""
+        self.number += 1
+        return self._pieces()
+
+    def _pieces(self):
+        while self._fill():
+            end = self.buf.find(b"\n")
+            if end >= 0:
+                piece, self.buf = self.buf[:end], self.buf[end + 1 :]
+                yield piece
+                return
+            piece, self.buf = self.buf, b""
+            yield piece
+
+
+def _last_separator(text: str) -> int:
+    """The index of the last comma or space (``str.split``'s) in ``text``, or -1."""
+    for j in range(len(text) - 1, -1, -1):
+        if text[j] == "," or text[j].isspace():
+            return j
+    return -1
+
+
+def _tokens(pieces, number: int):
+    """The move tokens of one line from its pieces (``split_tokens``), one at a time; ValueError
+    ``line N: not UTF-8 (byte 0xBB at column C)``, after reading the line to its end, where it
+    is not UTF-8."""
+    pending, column, word = b"", 0, []  # an unfinished character, its column, a token's start
+    error = None  # (column, byte) of the first byte that is not UTF-8
+    for piece in pieces:
+        if error is not None:
+            continue  # to the end of the line
+        data = pending + piece
+        try:
+            text, pending = data.decode("utf-8"), b""
+        except UnicodeDecodeError as err:
+            if err.reason != "unexpected end of data":
+                error = (column + err.start, data[err.start])
+                continue
+            text, pending = data[: err.start].decode("utf-8"), data[err.start :]
+        column += len(data) - len(pending)
+        cut = _last_separator(text)
+        if cut < 0:
+            word.append(text)
+            continue
+        yield from split_tokens("".join(word) + text[: cut + 1])
+        word = [text[cut + 1 :]]
+    if pending and error is None:
+        error = (column, pending[0])
+    if error is not None:
+        raise ValueError(
+            f"line {number}: not UTF-8 (byte 0x{error[1]:02x} at column {error[0] + 1})"
+        )
+    yield from split_tokens("".join(word))

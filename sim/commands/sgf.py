@@ -40,6 +40,7 @@ from sim.config import RunConfig
 from sim.coords import AGREE, PASS, RESIGN, RESUME, VIRTUAL, format_action
 from sim.dataset.read import load_game
 from sim.errors import UserError
+from sim.files import write_output
 from sim.schema import RULESETS
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
@@ -186,10 +187,10 @@ def _replayed_actions(state, row: dict) -> list[int]:
 def main(args) -> int:
     text = stored_game_sgf(args.run_dir, args.game_id, args.ruleset)
     if args.out:
-        try:
-            Path(args.out).write_text(text, encoding="utf-8")
+        try:  # a regular file atomically, a device or a FIFO written through (sim.files)
+            write_output(args.out, text)
         except OSError as err:
-            raise UserError(f"--out {args.out}: {err.strerror}") from None
+            raise UserError(f"--out {args.out}: {err.strerror or err}") from None
     else:
         sys.stdout.write(text)
     return 0

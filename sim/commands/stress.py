@@ -42,7 +42,8 @@ from typing import TYPE_CHECKING
 from sim.config import RunConfig, config_from_dict
 from sim.errors import UserError
 from sim.files import read_text
-from sim.player import Player, PlayerError
+from sim.options import OptionError
+from sim.player import Player
 from sim.schema import REPETITIONS, RULESETS, SUICIDES
 from sim.setups import corpus_names, load_setup
 
@@ -71,6 +72,11 @@ def stress_runs(raw: dict, where: str) -> list[RunConfig]:
         raise UserError(f"{where}: key 'games': missing (required)")
     specs = raw.get("setup", "corpus")
     specs = corpus_names() if specs == "corpus" else specs if isinstance(specs, list) else [specs]
+    if not specs:
+        raise UserError(
+            f"{where}: key 'setup': must be a non-empty list (of corpus names, diagram files or "
+            f'tables), or "corpus" (the default: every corpus position), got []'
+        )
     setups = []
     for spec in specs:
         try:
@@ -81,7 +87,7 @@ def stress_runs(raw: dict, where: str) -> list[RunConfig]:
     for entry in _list(raw, "players", where):
         try:
             players.append(Player.from_table(entry))
-        except PlayerError as err:
+        except OptionError as err:
             raise UserError(f"{where}: key 'players' ({entry!r}): {err}") from None
     runs = []
     for setup in setups:

@@ -4,6 +4,7 @@ against the manifest (``RunState``: the whole shards, the leftovers of a killed 
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -14,6 +15,7 @@ import pyarrow.parquet as pq
 from sim.config import RunConfig, config_from_dict
 from sim.dataset.layout import (
     GAMES,
+    LOCK,
     MANIFEST,
     MOVES,
     MOVES_SCHEMA,
@@ -29,6 +31,74 @@ from sim.errors import UserError, one_line
 from sim.schema import GAME_SCHEMA, RUN_COLUMNS, SCHEMA_VERSION
 
 _VERSION_KEY = b"jpdsim.schema_version"
+
+
+def writing(run_dir: str | Path) -> bool:
+    """Whether a jpdsim run holds the lock of ``run_dir`` now (it is writing into the folder:
+    ``sim.run.folder.lock`` holds an exclusive ``flock`` on its ``.lock`` file while it runs).
+    Probed with a shared lock taken and let go at once; False where there is no lock file, no
+    ``flock`` (not POSIX), or where this process has the lock file open (the runner itself,
+    or a worker it started: its own run)."""
+    try:
+        f = open(Path(run_dir) / LOCK, "rb")
+    except OSError:
+        return False
+    with f:
+        if _open_here(os.fstat(f.fileno()), f.fileno()):
+            return False
+        try:
+            import fcntl
+        except ImportError:
+            return False
+        try:
+            fcntl.flock(f, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return True
+        except OSError:
+            return False
+        fcntl.flock(f, fcntl.LOCK_UN)
+        return False
+
+
+def _open_here(st: os.stat_result, but: int) -> bool:
+    """Whether a file descriptor of this process other than ``but`` is the file ``st``
+    (Linux: ``/proc/self/fd``; False elsewhere)."""
+    try:
+        fds = [int(fd) for fd in os.listdir("/proc/self/fd")]
+    except (OSError, ValueError):
+        return False
+    for fd in fds:
+        if fd == but:
+            continue
+        try:
+            other = os.fstat(fd)
+        except OSError:
+            continue
+        if (other.st_dev, other.st_ino) == (st.st_dev, st.st_ino):
+            return True
+    return False
+
+
+def resume_command(run_dir: str | Path, config: RunConfig | dict | None) -> str:
+    """The command that completes the run in ``run_dir``, with the run's own ``--games`` and
+    ``--seed`` (from its config, ``config``: a ``RunConfig`` or the manifest's table): a config
+    file may say more games, and ``--resume`` with more games grows a run (README, Resume)."""
+    if isinstance(config, RunConfig):
+        games, seed = config.games, config.seed
+    else:
+        games, seed = (config or {}).get("games"), (config or {}).get("seed")
+    options = "".join(
+        f" --{key} {value}"
+        for key, value in (("games", games), ("seed", seed))
+        if isinstance(value, int) and not isinstance(value, bool)
+    )
+    return f"`jpdsim run CONFIG --out {run_dir}{options} --resume`"
+
+
+def busy(run_dir: str | Path) -> str:
+    """What to say instead of a command that would write into ``run_dir`` while another run
+    writes there (``writing``)."""
+    return f"a jpdsim run is writing into {run_dir} now: wait for it to end, then look again"
 
 
 @dataclass
@@ -70,11 +140,14 @@ class RunState:
         )
 
     def require_complete(self) -> None:
-        """UserError, with the command that completes the run, unless every shard is there."""
+        """UserError, with the command that completes the run (``resume_command``: the run's
+        own games and seed), unless every shard is there; no command while a run writes there
+        (``writing``)."""
         if self.incomplete:
+            if writing(self.run_dir):
+                raise UserError(f"{self.incomplete}; {busy(self.run_dir)}")
             raise UserError(
-                f"{self.incomplete}; complete it with `jpdsim run CONFIG --out "
-                f"{self.run_dir} --resume`"
+                f"{self.incomplete}; complete it with {resume_command(self.run_dir, self.config)}"
             )
 
     @property
@@ -195,25 +268,44 @@ def _check_moves_file(pf: pq.ParquetFile, cfg: RunConfig, index: int, verify: bo
         raise _Bad(f"game ids are not increasing within {ids.start}..{ids.stop - 1}")
 
 
-def _faults(run_dir: Path, faults: list) -> UserError:
+def _faults(run_dir: Path, faults: list, config: RunConfig | dict | None) -> UserError:
     """The one-line error for the files (path, _Bad, shard or None) of a run folder that must
-    not be read, with what to do about them."""
+    not be read, with what to do about them (the run's ``config``: its games and seed in the
+    command that plays a shard again; no command while a run writes there)."""
     named = "; ".join(f"{path}: {err}" for path, err, _ in faults)
     damaged = [shard for _, err, shard in faults if shard is not None and not err.newer]
     stray = sum(shard is None for _, _, shard in faults)
     todo = []
     if any(err.newer for _, err, _ in faults):
         todo.append(f"this jpdsim reads schema version {SCHEMA_VERSION}: upgrade jpdsim")
-    if damaged:
+    if damaged and writing(run_dir):
+        todo.append(busy(run_dir))
+    elif damaged:
         shards = sorted(set(damaged))
         todo.append(
-            f"move {'them' if len(damaged) > 1 else 'it'} away, then `jpdsim run CONFIG --out "
-            f"{run_dir} --resume` plays shard{'s' * (len(shards) > 1)} "
+            f"move {'them' if len(damaged) > 1 else 'it'} away, then "
+            f"{resume_command(run_dir, config)} plays shard{'s' * (len(shards) > 1)} "
             f"{format_ranges(shards)} again"
         )
     if stray:
         todo.append(f"move {'them' if stray > 1 else 'it'} out of the run folder")
     return UserError(f"{named}; {'; '.join(todo)}")
+
+
+def _folder_there(folder: Path) -> bool:
+    """Whether ``games/`` or ``moves/`` is there (False: not written yet); UserError when it is
+    there but cannot be looked at: a symbolic link in a loop, or to nothing, or no access."""
+    try:
+        folder.stat()
+    except FileNotFoundError:
+        if not folder.is_symlink():
+            return False
+        raise UserError(
+            f"{folder}: a symbolic link to {os.readlink(folder)}, which does not exist"
+        ) from None
+    except OSError as err:
+        raise UserError(f"{folder}: cannot be read ({err.strerror or err})") from None
+    return True
 
 
 def check_run(
@@ -243,11 +335,15 @@ def check_run(
         (MOVES, state.moves_shards, _check_moves_file),
     ):
         folder = run_dir / sub
-        if not folder.exists():
+        if not _folder_there(folder):
             continue
         if not folder.is_dir():
-            raise _faults(run_dir, [(folder, _Bad("expected a folder"), None)])
-        for path in sorted(folder.iterdir()):
+            raise _faults(run_dir, [(folder, _Bad("expected a folder"), None)], cfg)
+        try:
+            paths = sorted(folder.iterdir())
+        except OSError as err:
+            raise UserError(f"{folder}: cannot be read ({err.strerror or err})") from None
+        for path in paths:
             if TMP.fullmatch(path.name):
                 state.leftovers.append(path)
                 continue
@@ -277,7 +373,7 @@ def check_run(
                 continue
             found.add(index)
     if faults:
-        raise _faults(run_dir, faults)
+        raise _faults(run_dir, faults, cfg)
     return state
 
 
@@ -291,4 +387,9 @@ def read_part(
         return _read(_open(path, dictionary), columns)
     except _Bad as err:
         shard = int(PART.fullmatch(path.name).group(1))
-        raise _faults(path.parent.parent, [(path, err, shard)]) from None
+        run_dir = path.parent.parent
+        try:
+            config = read_manifest(run_dir)["config"]
+        except UserError:
+            config = None
+        raise _faults(run_dir, [(path, err, shard)], config) from None

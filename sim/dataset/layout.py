@@ -24,7 +24,7 @@ MOVES_SCHEMA = pa.schema(
 #: A whole shard file, and the temporary name it is written under.
 PART = re.compile(r"part-(\d{5,})\.parquet")
 TMP = re.compile(r"\.part-(\d{5,})\.parquet\.tmp")
-#: The temporary names of manifest.json while it is written (``write.write_text_atomic``).
+#: The temporary names of manifest.json while it is written (``sim.files.write_text_atomic``).
 MANIFEST_TMP = re.compile(r"\.manifest\.json\..+\.tmp")
 
 

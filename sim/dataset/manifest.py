@@ -13,8 +13,8 @@ from pathlib import Path
 
 import sim
 from sim.dataset.layout import GAMES, MANIFEST, newer_schema
-from sim.dataset.write import write_text_atomic
 from sim.errors import UserError
+from sim.files import write_text_atomic
 from sim.schema import SCHEMA_VERSION
 
 
@@ -85,7 +85,8 @@ def read_manifest(run_dir: str | Path) -> dict:
         if (run_dir / GAMES).is_dir():
             raise UserError(
                 f"{run_dir}: no {MANIFEST} (deleted?); `jpdsim run CONFIG --out {run_dir} "
-                f"--resume` with the run's config writes it again, after checking every shard"
+                f"--games N --seed S --resume` with the run's config and its own games and seed "
+                f"(a larger --games would grow it) writes it again, after checking every shard"
             )
         raise UserError(f"{run_dir}: not a jpdsim run folder (no {MANIFEST})")
     try:

@@ -10,7 +10,7 @@ import numpy as np
 import pyarrow as pa
 
 from sim.config import config_from_dict
-from sim.dataset.check import RunState, check_run, read_part
+from sim.dataset.check import RunState, busy, check_run, read_part, resume_command, writing
 from sim.dataset.layout import GAMES, MANIFEST, MOVES, part_name
 from sim.dataset.manifest import read_manifest
 from sim.errors import UserError
@@ -70,10 +70,14 @@ def load_game(run_dir: str | Path, game_id: int) -> tuple[RunState, dict, list[i
     row = games.slice(game_id - cfg.shard_range(shard).start, 1).to_pylist()[0]
     if shard not in state.moves_shards:
         if cfg.record_moves != "none":
+            todo = (
+                busy(run_dir)
+                if writing(run_dir)
+                else f"{resume_command(run_dir, cfg)} plays shard {shard} again"
+            )
             raise UserError(
                 f"{run_dir / MOVES / part_name(shard)}: missing (the moves of shard {shard}, "
-                f"record_moves = {cfg.record_moves!r}); `jpdsim run CONFIG --out {run_dir} "
-                f"--resume` plays shard {shard} again"
+                f"record_moves = {cfg.record_moves!r}); {todo}"
             )
         return state, row, None
     moves = read_part(run_dir / MOVES / part_name(shard))

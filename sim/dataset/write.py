@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import errno
 import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -110,19 +109,3 @@ def write_shard(run_dir: Path, index: int, games: pa.Table, moves: pa.Table | No
     d = run_dir / GAMES
     d.mkdir(exist_ok=True)
     write_atomic(games, d / part_name(index), d / tmp_name(index))
-
-
-def write_text_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to a temporary file beside ``path`` and rename it to ``path`` once it is
-    whole, with the permissions of an ordinary new file."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes it private
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
