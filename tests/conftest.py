@@ -2,7 +2,6 @@
 and on the numba engine), game builders from ASCII diagrams and GTP tokens, and the outcome
 invariants that every finished or unfinished game must satisfy."""
 
-import fnmatch
 import functools
 import json
 from pathlib import Path
@@ -15,61 +14,19 @@ from sim.schema import OUTCOME_FIELDS, RULESETS
 
 ENGINES = ["reference", "numba", "numba-hash-only"]
 
-#: The test lanes (``pytest -n 2 -m 'not slow'``, about 50 s with warm kernels): node-id
-#: patterns of the tests that play GNU Go or a real KataGo (``JPD_KATAGO``), execute the
-#: notebooks, or take over a second
-#: (``pytest --durations=40`` finds them; README's test command runs every lane).
-LANES = {
-    "gnugo": ["*gnugo*", "tests/test_referee.py::test_run_with_an_engine"],
-    "katago": ["tests/test_katago.py::test_real_*"],
-    "notebook": [
-        "tests/test_analysis_report.py::test_report_*",
-        "tests/test_analysis_report.py::test_failing_notebook_*",
-        "tests/test_analysis_report.py::test_sections_that_show_nothing_*",  # the built report
-        "tests/test_analysis_report.py::test_cjk_text_*",
-        "tests/test_analysis_report.py::test_notebooks_run_as_shipped*",
-        "tests/test_analysis_report.py::test_a_notebook_without_runs_*",
-    ],
-    "slow": [
-        "tests/test_bounds.py::test_every_*",
-        "tests/test_inlining.py::test_the_kernels_compile_*",
-        "tests/test_faults.py::*",
-        "tests/test_runner.py::*",
-        "tests/test_stress.py::*",
-        "tests/test_engine_vs_reference.py::test_random_games_match_reference[[789]-*",
-        "tests/test_mcts_player.py::test_search_beats_*",
-        "tests/test_cli.py::test_findings_*",
-        "tests/test_setups.py::test_run_from_setups_*",
-        "tests/test_katago.py::test_run_with_katago",
-        "tests/test_katago.py::test_a_killed_run_*",
-        "tests/test_katago.py::test_no_katago_outlives_a_run",
-        "tests/test_katago.py::test_a_signal_during_*",
-        "tests/test_referee.py::test_the_match_tool_*",
-        "tests/test_analysis_counts.py::test_report_statistics_on_a_dask_cluster",
-        "tests/test_katago.py::test_sampled_openings_*",
-        "tests/test_katago.py::test_rows_do_not_depend_on_the_games_in_flight",
-        "tests/test_komi_sweep.py::test_sweep_runs_are_reproducible_*",
-    ],
-}
-
-
-def pytest_configure(config):
-    for lane in LANES:
-        config.addinivalue_line("markers", f"{lane}: a test lane (tests/conftest.py LANES)")
+#: The lanes whose tests are slow too (``pytest -n 2 -m 'not slow'``, the fast lane, leaves
+#: them out): a test that plays GNU Go or a real KataGo (``JPD_KATAGO``), or executes the
+#: notebooks. Every lane is a mark at its tests (registered in pyproject.toml, which has
+#: pytest refuse an unregistered one); ``pytest --durations=40`` finds the tests that take
+#: over a second, for the ``slow`` mark. README's test command runs every lane.
+SLOW_TOO = ("gnugo", "katago", "notebook")
 
 
 def pytest_collection_modifyitems(config, items):
-    """Mark each test with the lanes whose patterns match its node id; a GNU Go or notebook
-    test is slow too."""
+    """Mark each test of a lane in ``SLOW_TOO`` slow too."""
     for item in items:
-        lanes = {
-            lane
-            for lane, pats in LANES.items()
-            for pat in pats
-            if fnmatch.fnmatchcase(item.nodeid, pat)
-        }
-        for lane in lanes | ({"slow"} if lanes else set()):
-            item.add_marker(lane)
+        if any(item.get_closest_marker(lane) for lane in SLOW_TOO):
+            item.add_marker("slow")
 
 
 #: The worked examples of the `jpdsim replay` contract (a copy of the project's shared

@@ -169,6 +169,7 @@ def test_top_pools_the_smaller_groups():
     assert disagreement.top(table, "config", 15) is table
 
 
+@pytest.mark.slow
 def test_report_statistics_on_a_dask_cluster(runs, tmp_path):
     """``jpdsim report --scheduler``: the statistics computed by the cluster's worker are
     those computed here, and the report is written."""

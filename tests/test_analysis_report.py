@@ -45,6 +45,7 @@ def test_committed_notebooks_are_clean(name):
     assert any(c.cell_type == "markdown" for c in nb.cells)
 
 
+@pytest.mark.notebook
 def test_report_is_one_self_contained_html(built):
     html = built.read_text(encoding="utf-8")
     images = re.findall(r'<img[^>]+src="data:image/png;base64,', html)
@@ -156,6 +157,7 @@ def _bad_notebook(folder, name="bad.ipynb"):
     nbformat.write(nb, folder / name)
 
 
+@pytest.mark.notebook
 def test_failing_notebook_names_itself(runs, tmp_path, monkeypatch):
     _bad_notebook(tmp_path)
     monkeypatch.setattr(report, "NOTEBOOK_DIR", tmp_path)
@@ -167,6 +169,7 @@ def test_failing_notebook_names_itself(runs, tmp_path, monkeypatch):
     assert not (tmp_path / "r.html").exists()
 
 
+@pytest.mark.notebook
 def test_failing_notebook_is_one_line_from_the_command(runs, tmp_path, monkeypatch, capsys):
     """`jpdsim report` where a notebook cell raises: one line on stderr, exit 2, no file."""
     from sim import cli
@@ -258,6 +261,7 @@ def real_report(tmp_path_factory):
     return run, html.read_text(encoding="utf-8")
 
 
+@pytest.mark.notebook
 def test_report_on_a_real_run(real_report):
     run, html = real_report
     body = re.sub(r"<style.*?</style>", "", html, flags=re.S)
@@ -281,6 +285,7 @@ def test_report_on_a_real_run(real_report):
     assert str(run) in body and (run / "moves").is_dir()
 
 
+@pytest.mark.notebook
 def test_report_on_a_komi_sweep(built, tmp_path):
     """Runs at three komis: the fitted fair komi, its curve and the A/B effect per komi; runs
     at one komi: today's tables and a line saying what a sweep gives."""
@@ -301,6 +306,7 @@ def test_report_on_a_komi_sweep(built, tmp_path):
     assert "### The A/B effect against komi" in sections
 
 
+@pytest.mark.notebook
 def test_sections_that_show_nothing_are_left_out(built):
     html = built.read_text(encoding="utf-8")
     assert "Cycle positions" not in html  # no game from a setup position in these runs
@@ -319,6 +325,7 @@ def test_sections_that_show_nothing_are_left_out(built):
     assert [c.source.split("\n")[0] for c in report._shown(nb)] == ["# Part", "## Full", "x"]
 
 
+@pytest.mark.notebook
 def test_cjk_text_comes_with_its_font(built):
     from fontTools.ttLib import TTFont
 
@@ -338,6 +345,7 @@ def test_cjk_text_comes_with_its_font(built):
     assert "版" in fig.axes[1].get_title()
 
 
+@pytest.mark.notebook
 @pytest.mark.parametrize("name", report.NOTEBOOKS)
 def test_notebooks_run_as_shipped(runs, name, monkeypatch):
     """Without injected parameters a notebook reads $JPDSIM_RUNS (else results/quickstart)."""
@@ -347,6 +355,7 @@ def test_notebooks_run_as_shipped(runs, name, monkeypatch):
     assert "**20 games** from 2 run(s)." in shown
 
 
+@pytest.mark.notebook
 def test_a_notebook_without_runs_says_what_to_run(tmp_path, monkeypatch):
     monkeypatch.setenv("JPDSIM_RUNS", str(tmp_path / "quickstart"))
     with pytest.raises(report.ReportError, match=r"`jpdsim run configs/quickstart.toml` writes"):

@@ -73,6 +73,7 @@ print("in bounds")
 """
 
 
+@pytest.mark.slow
 def test_every_player_and_rule_stays_in_bounds(tmp_path):
     env = {**os.environ, "NUMBA_BOUNDSCHECK": "1", "NUMBA_CACHE_DIR": str(tmp_path)}
     out = subprocess.run(

@@ -34,6 +34,7 @@ def _make():
     return module
 
 
+@pytest.mark.slow
 def test_findings_figures_go_to_results_unless_the_docs_are_asked_for(
     tmp_path, monkeypatch, capsys
 ):

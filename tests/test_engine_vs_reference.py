@@ -51,7 +51,9 @@ def none_for_nan(value):
 
 
 @pytest.mark.parametrize("repetition", REPETITIONS)
-@pytest.mark.parametrize("size", range(2, 10))
+@pytest.mark.parametrize(
+    "size", [*range(2, 7), *(pytest.param(n, marks=pytest.mark.slow) for n in range(7, 10))]
+)
 def test_random_games_match_reference(size, repetition):
     for style, (suicide, virtual_rate, policy, games, dead) in enumerate(STYLES):
         rules = Rules(size, repetition, suicide, dead_stones=dead)

@@ -29,6 +29,8 @@ from sim.run import runner
 from tests import faults
 from tests.faults import command, digest, footer_start, signal_at, silent_flip, small_disk
 
+pytestmark = pytest.mark.slow  # every test here takes seconds
+
 
 @pytest.fixture(scope="module")
 def reference(config_file, tmp_path_factory):

@@ -43,6 +43,7 @@ def _llvm(inliner, cache):
     return module, llvm
 
 
+@pytest.mark.slow
 def test_the_kernels_compile_to_the_same_code_as_with_numbas_inliner(tmp_path):
     ours, ours_llvm = _llvm("ours", tmp_path / "ours")
     numbas, numbas_llvm = _llvm("numba", tmp_path / "numba")

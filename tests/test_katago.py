@@ -21,7 +21,8 @@ from sim.coords import AGREE, format_action
 from sim.katago.driver import play_katago
 from sim.katago.engine import QueryFault, best_move
 from sim.katago.rules import query_rules
-from sim.player import Player, PlayerError
+from sim.options import OptionError
+from sim.player import Player
 from sim.rules import Rules
 from tests import faults
 from tests.conftest import without_compile_notes
@@ -81,6 +82,7 @@ def test_katago_games_are_judged_under_the_rules(model, caplog):
     assert warned == [f"{name}: warning (for 0:0:b and maybe more): x: fake warning"]
 
 
+@pytest.mark.slow
 def test_rows_do_not_depend_on_the_games_in_flight(model):
     """One game at a time, three, or six answered out of order (the fake answers the queries
     that come together in reverse): the same rows and moves, katago against random, against
@@ -99,6 +101,7 @@ def test_rows_do_not_depend_on_the_games_in_flight(model):
     assert same(play(search, fake(model, "play", "--reverse", in_flight=5), agree, games=5), one)
 
 
+@pytest.mark.slow
 def test_sampled_openings_are_varied_and_reproducible(model):
     """KataGo (the fake: one position, one answer) against itself plays one game over and
     over; with ``sample_moves`` its moves among the first actions are drawn in proportion to
@@ -277,6 +280,7 @@ def test_a_shard_too_small_for_the_games_in_flight_is_said(model, tmp_path, caps
     ) in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_run_with_katago(model, tmp_path, capsys):
     """`jpdsim run`: the same rows with 1 and 2 workers, katago against random and against
     katago; every move stored; replay --run judges a stored game by the rules alone, and
@@ -317,6 +321,7 @@ def shards(out: Path) -> list[Path]:
     return list((out / "games").glob("part-*.parquet")) if (out / "games").exists() else []
 
 
+@pytest.mark.slow
 def test_a_killed_run_resumes_to_the_rows_of_an_uninterrupted_one(model, tmp_path):
     """SIGKILL to a run while KataGo plays (after its first shard), then --resume: the rows of a
     run that was never stopped; no fake engine outlives it."""
@@ -337,6 +342,7 @@ def test_a_killed_run_resumes_to_the_rows_of_an_uninterrupted_one(model, tmp_pat
     assert all(gone(pid) for pid in pids(log))
 
 
+@pytest.mark.slow
 def test_no_katago_outlives_a_run(model, tmp_path):
     """A KataGo that ignores the end of its input and SIGTERM: a finished run ends it (the
     start-up check's process and the workers'), by SIGKILL to its process group."""
@@ -346,6 +352,7 @@ def test_no_katago_outlives_a_run(model, tmp_path):
     assert len(pids(log)) == 3 and all(gone(pid) for pid in pids(log))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
 def test_a_signal_during_a_long_query_leaves_no_katago(signum, model, tmp_path):
     """Ctrl-C (or SIGTERM) while KataGo thinks: the run stops with its status and KataGo
@@ -429,9 +436,9 @@ def test_katago_parameters():
         ({"sample_moves": -1}, "sample_moves: must be in 0..1,000"),
         ({"sample_moves": 1.5}, "sample_moves: must be an integer"),
     ]:
-        with pytest.raises(PlayerError, match=message):
+        with pytest.raises(OptionError, match=message):
             Player("katago", **{"command": "katago", "model": "m", **kwargs})
-    with pytest.raises(PlayerError, match="model: unknown for kind 'gtp'"):
+    with pytest.raises(OptionError, match="model: unknown for kind 'gtp'"):
         Player.from_table({"kind": "gtp", "command": "gnugo", "model": "m"})
 
 
@@ -470,6 +477,7 @@ def _real() -> tuple[list[str], str]:
     return [named[0]], named[1]
 
 
+@pytest.mark.katago
 def test_real_katago_plays_legal_games_under_the_rules():
     """The real KataGo (few visits) against the pattern player on 9x9 and against itself on
     7x7: games end, every move is legal here, every row is the outcome of its moves."""
@@ -481,6 +489,7 @@ def test_real_katago_plays_legal_games_under_the_rules():
         assert_rows_replay(rules, cols, moves)
 
 
+@pytest.mark.katago
 def test_real_katago_run_checks_its_setup(tmp_path, capsys):
     """`jpdsim run` with the real KataGo: its start-up check passes; a komi it cannot take is
     one line before any game."""

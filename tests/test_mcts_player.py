@@ -3,6 +3,7 @@ the playout policies, stronger with more visits, resigning when told to, its tre
 between moves, and its dead stones at a pause (dead_stones = "agree")."""
 
 import numpy as np
+import pytest
 
 from sim.coords import RESIGN
 from sim.engine.game import Game
@@ -66,6 +67,7 @@ def test_an_exact_game_searches_on_keys_and_plays_the_same_games():
         assert runs[1][0][name].tolist() == values.tolist(), name
 
 
+@pytest.mark.slow
 def test_search_beats_the_pattern_player_from_both_sides():
     rules = Rules(7)
     ids = np.arange(10)
@@ -76,6 +78,7 @@ def test_search_beats_the_pattern_player_from_both_sides():
     assert wins(as_black, "B") + wins(as_white, "W") >= 17
 
 
+@pytest.mark.slow
 def test_search_beats_itself_without_rave():
     """At equal visits, RAVE (all moves as first, blended into the tree's values) wins most
     games against the plain search, from both sides."""

@@ -22,7 +22,8 @@ from sim.cli import main as cli
 from sim.coords import AGREE, RESUME
 from sim.engine.game import Game
 from sim.gtp.engine import EngineError, resolve
-from sim.player import Player, PlayerError
+from sim.options import OptionError
+from sim.player import Player
 from sim.referee import play_refereed
 from sim.rules import Rules
 from tests import faults
@@ -98,6 +99,7 @@ def refereed(white: Player, seed: int, games=2):
     )
 
 
+@pytest.mark.gnugo
 def test_gnugo_plays_complete_games_under_the_rules():
     """Real GNU Go against the pattern player: games end by the pause, every GNU Go move is
     legal here and every row is the outcome of its moves; the same seed gives the same games
@@ -113,6 +115,7 @@ def test_gnugo_plays_complete_games_under_the_rules():
     assert [m.tolist() for m in moves2] == [m.tolist() for m in moves]
 
 
+@pytest.mark.gnugo
 def test_gnugo_names_dead_stones_at_the_pause():
     """dead_stones = "agree" with GNU Go on both sides: its final_status_list dead lists are
     compared, equal lists removed and counted (the record holds AGREE and the stones), a
@@ -131,6 +134,7 @@ def test_gnugo_names_dead_stones_at_the_pause():
             assert len(actions) - 1 - actions.index(AGREE) == cols["dead_b"][j] + cols["dead_w"][j]
 
 
+@pytest.mark.gnugo
 def test_mcts_against_gnugo_with_tree_reuse():
     """The tree search against GNU Go: its tree follows GNU Go's moves (advance), and the
     games are as legal as any."""
@@ -182,6 +186,7 @@ def test_an_illegal_engine_move_is_a_pass():
     assert cols["ending"][0] == "resign" and cols["winner_jpd_a"][0] == "W"
 
 
+@pytest.mark.gnugo
 def test_run_with_an_engine(tmp_path, capsys):
     """`jpdsim run` with a gtp player: rows with engine_illegal, every move stored, replay
     of a stored game through the engine matches, SGF export; a missing program is one line
@@ -258,7 +263,13 @@ def gone(pid: int) -> bool:
     [
         ("komi", ["--refuse", "komi"], 5, "fake: 'komi 6.5' refused: unacceptable"),
         ("boardsize", ["--refuse", "boardsize"], 5, "fake: 'boardsize 5' refused: unacceptable"),
-        ("gnugo 21x21", None, 21, "'boardsize 21' refused: unacceptable size"),
+        pytest.param(
+            "gnugo 21x21",
+            None,
+            21,
+            "'boardsize 21' refused: unacceptable size",
+            marks=pytest.mark.gnugo,
+        ),
     ],
 )
 def test_a_setup_the_program_refuses_is_one_line_before_any_game(
@@ -354,7 +365,7 @@ def test_timeouts_are_player_options():
     assert player.to_dict()["startup_timeout"] == 300.0 and "timeout=300" not in player.name
     assert player.name == Player("gtp", command="gnugo").name
     for key in ("startup_timeout", "command_timeout"):
-        with pytest.raises(PlayerError, match=f"{key}: must be in 0.1..3,600"):
+        with pytest.raises(OptionError, match=f"{key}: must be in 0.1..3,600"):
             Player("gtp", command="gnugo", **{key: 0})
 
 
@@ -399,6 +410,7 @@ def test_a_program_that_is_not_executable(tmp_path, capsys):
     assert err.count("\n") == 1 and f"program '{script}' is not executable" in err
 
 
+@pytest.mark.slow
 def test_the_match_tool_plays_any_gtp_program(tmp_path):
     """``bench/gtp.py match --engine NAME=COMMAND`` plays the mcts player against that program
     (here the fake, which resigns at once: mcts wins every game, each colour half of them) and

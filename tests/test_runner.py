@@ -32,6 +32,8 @@ from sim.run.shard import play_table
 from sim.run.stored import replay_stored
 from sim.schema import GAME_SCHEMA, RULESETS
 
+pytestmark = pytest.mark.slow  # every test here takes seconds
+
 ROOT = Path(__file__).resolve().parent.parent
 
 

@@ -152,6 +152,7 @@ def test_kofight_takes_the_ko_then_threatens_where_the_retake_is_banned(repetiti
     assert all(m[0] == c3 and m[1] not in (VIRTUAL, b3) for m in moves)
 
 
+@pytest.mark.slow
 def test_run_from_setups_replays_and_exports_sgf(tmp_path, capsys):
     for setup in (KO, ATARI):
         (tmp_path / f"{setup.name}.txt").write_text(
