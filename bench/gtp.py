@@ -47,7 +47,8 @@ from analysis.stats import wilson  # noqa: E402
 from sim.config import config_from_dict  # noqa: E402
 from sim.errors import UserError  # noqa: E402
 from sim.gtp.engine import GtpEngine, engine_seed  # noqa: E402
-from sim.player import Player, PlayerError  # noqa: E402
+from sim.options import OptionError  # noqa: E402
+from sim.player import Player  # noqa: E402
 from sim.program import named_command  # noqa: E402
 from sim.referee import play_refereed  # noqa: E402
 from sim.rules import Rules  # noqa: E402
@@ -110,7 +111,7 @@ def opponents(levels, engines) -> list[Player]:
             programs.append(Player("gtp", command=command, label=name))
         except UserError as e:
             sys.exit(str(e))
-        except PlayerError as e:
+        except OptionError as e:
             sys.exit(f"--engine {pair}: {e}")
     return programs
 

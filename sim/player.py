@@ -72,9 +72,6 @@ from sim.schema import PLAYER_PARAMETERS, PLAYERS, PLAYOUTS, RULESETS
 MAX_VISITS = 100_000  # the trees' arrays grow with it (``sim.players.tree.new_tree``)
 MAX_IN_FLIGHT = 4096  # a katago player's games in flight per worker
 
-#: The one error type of bad options (``sim.options``), by the name the commands catch.
-PlayerError = OptionError
-
 
 @dataclass(frozen=True)
 class Player:

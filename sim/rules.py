@@ -31,9 +31,6 @@ MAX_ACTIONS_LIMIT = 1_000_000  # the largest move cap (a game state's tables gro
 #: Komi values of one sweep.
 MAX_SWEEP = 1000
 
-#: The one error type of bad options (``sim.options``), by the name the commands catch.
-RuleError = OptionError
-
 
 def default_max_actions(size: int) -> int:
     """The move cap of a game on an N x N board when none is given: 8 * N * N."""

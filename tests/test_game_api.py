@@ -7,7 +7,8 @@ import pytest
 
 from sim.coords import parse_action
 from sim.engine.game import Game
-from sim.rules import PRESETS, RuleError, Rules
+from sim.options import OptionError
+from sim.rules import PRESETS, Rules
 from sim.schema import DEFAULT_KOMI
 from sim.selfplay import play_batch
 
@@ -41,7 +42,7 @@ def test_bad_setups(setup):
     ],
 )
 def test_bad_rules(options, message):
-    with pytest.raises(RuleError, match=message) as err:
+    with pytest.raises(OptionError, match=message) as err:
         Rules(**options)
     assert err.value.key == message.split(":")[0]
 
@@ -62,7 +63,7 @@ def test_presets_and_defaults():
     assert {name: Rules.preset(name, 5).repetition for name in PRESETS} == {
         name: preset["repetition"] for name, preset in PRESETS.items()
     }
-    with pytest.raises(RuleError, match="rules: must be one of jpd, "):
+    with pytest.raises(OptionError, match="rules: must be one of jpd, "):
         Rules.preset("korean", 9)
     assert Rules(**rules.to_dict()) == rules
     with pytest.raises(TypeError, match="takes a sim.rules.Rules"):

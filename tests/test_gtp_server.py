@@ -261,8 +261,12 @@ def test_final_status_list_of_a_finished_game():
 
 def test_player_specs():
     name = "mcts(visits=400,playout=pattern,play_for=jpd_b,resign_below=0.1,explore=1.5)"
-    assert parse_player(name) == Player("mcts", 400, "pattern", "jpd_b", 0.1, 1.5)
-    assert parse_player(parse_player(name).name).name == parse_player(name).name
+    # a run's player name is that player: rave and stop_early left out at their legacy values
+    legacy = Player("mcts", 400, "pattern", "jpd_b", 0.1, 1.5, rave=0.0)
+    assert parse_player(name) == legacy and legacy.name == name
+    assert parse_player("mcts(visits=400,play_for=jpd_b)") == Player("mcts", 400, play_for="jpd_b")
+    default = Player("mcts", 400)
+    assert parse_player(default.name) == default
     assert parse_player(" pattern ") == Player("pattern")
     assert parse_player("mcts(stop_early=true)").stop_early
     assert parse_player("mcts(stop_early=False)") == Player("mcts")
@@ -276,6 +280,8 @@ def test_player_specs():
         ("mcts(visits=3", "expected KIND"),
         ("mcts(stop_early=1)", "stop_early: must be true or false, got 1"),
         ("gtp(command=gnugo)", "kind: "),  # a GTP program is served by itself
+        ("katago", "kind: must be one of random, "),  # not: command missing
+        ("gtp", "kind: must be one of random, "),
     ]:
         with pytest.raises(UserError, match=re.escape(f"--player {bad}: {says}")):
             parse_player(bad)
@@ -321,6 +327,7 @@ def _ask(proc, command: str) -> tuple[bool, str]:
     return text[0] == "=", re.sub(r"^\d*", "", text[1:]).strip(" ")
 
 
+@pytest.mark.gnugo
 def test_a_game_against_gnugo(tmp_path):
     gnugo = _gnugo()
     log = open(tmp_path / "jpdsim.err", "w+")

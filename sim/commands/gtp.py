@@ -55,18 +55,29 @@ def player_table(spec: str) -> dict:
 
 
 def parse_player(spec: str):
-    """The ``sim.player.Player`` of a ``--player`` spec; UserError naming the option."""
-    from sim.player import Player, PlayerError
+    """The ``sim.player.Player`` of a ``--player`` spec: a player's canonical name as a run's
+    rows give it (``Player.from_name``: a parameter it leaves out has its legacy value), else
+    a kind with the parameters given (the others at their defaults); UserError naming the
+    option."""
+    from sim.options import OptionError
+    from sim.player import Player
 
     try:
-        player = Player.from_table(player_table(spec))
-    except PlayerError as err:
+        table = player_table(spec)
+        if table["kind"] not in NATIVE_PLAYERS:  # before its parameters: a program's are moot
+            raise UserError(
+                f"--player {spec}: kind: must be one of {', '.join(NATIVE_PLAYERS)} (the "
+                f"simulator's own players; a program such as gtp or katago is not served), got "
+                f"{table['kind']!r}"
+            )
+        try:
+            return Player.from_name(spec)
+        except OptionError:
+            return Player.from_table(table)
+    except OptionError as err:
         raise UserError(f"--player {spec}: {err.key}: {err.reason}") from None
     except ValueError as err:
         raise UserError(f"--player {spec}: {err}") from None
-    if player.kind not in NATIVE_PLAYERS:
-        raise UserError(f"--player {spec}: kind: must be one of {', '.join(NATIVE_PLAYERS)}")
-    return player
 
 
 def main(args) -> int:
@@ -77,11 +88,12 @@ def main(args) -> int:
         raise UserError(f"--seed {args.seed}: must be in 0..2**64-1")
     from sim.commands.replay import rules_from_options
     from sim.gtp.server import GtpServer
-    from sim.run.shard import compile_kernels
+    from sim.run.drivers import DRIVERS
 
     rules = rules_from_options(args)
-    # before the first command: a GUI waits for its first answer, not for a compiler
-    compile_kernels(dict(rules=rules, black=player, white=player, seed=0), engines=True)
+    # before the first command: a GUI waits for its first answer, not for a compiler; the
+    # referee's kernels, the simulator's players moved from Python as the server moves them
+    DRIVERS["referee"].compile(dict(rules=rules, black=player, white=player, seed=0))
     server = GtpServer(
         player,
         rules,

@@ -38,8 +38,9 @@ from sim.engine.game import Game
 from sim.engine.pause import open_pause
 from sim.errors import one_line
 from sim.native import NativePlayers
+from sim.options import OptionError
 from sim.player import Player
-from sim.rules import RuleError, Rules
+from sim.rules import Rules
 from sim.schema import NATIVE_PLAYERS
 
 PROTOCOL_VERSION = "2"
@@ -253,7 +254,7 @@ class GtpServer:
             raise GtpError("komi not a finite number")
         try:
             self.rules = self.rules.with_(komi={**self.rules.komi, self.player.play_for: value})
-        except RuleError as err:
+        except OptionError as err:
             raise GtpError(err.reason) from None
         self.native.set_rules(self.rules)
         return ""

@@ -35,13 +35,6 @@ def play_table(cfg: RunConfig, game_ids: np.ndarray, record_moves: bool, players
     )
 
 
-def compile_kernels(kwargs: dict, engines: bool, log=None) -> None:
-    """The compile step (``Driver.compile``) of the games ``kwargs`` describe, outside a run:
-    the referee's with ``engines`` (the simulator's players moved from Python, as ``jpdsim
-    gtp`` serves them), else the batch's."""
-    DRIVERS["referee" if engines else "batch"].compile(kwargs, log)
-
-
 def play_shard(cfg: RunConfig, run_dir: Path, index: int) -> int:
     """Play shard ``index`` and write it (moves first, then games); returns its game count."""
     r = cfg.shard_range(index)

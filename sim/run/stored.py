@@ -21,7 +21,7 @@ from sim.dataset.check import RunState
 from sim.dataset.read import load_game
 from sim.dataset.write import games_table
 from sim.errors import UserError
-from sim.player import PlayerError
+from sim.options import OptionError
 from sim.run.shard import play_table
 from sim.schema import GAME_SCHEMA, RAW_FIELDS
 
@@ -64,7 +64,7 @@ def replay_loaded(state: RunState, row: dict, stored_actions, commands: dict | N
         for c, p in gtp.items():
             try:
                 players[c] = replace(p, command=commands[p.label])
-            except PlayerError as err:
+            except OptionError as err:
                 raise UserError(f"--engine {p.label}=...: {err}") from None
         table, moves = play_table(cfg, ids, True, players)
         got = [int(a) for a in moves[0]]
