@@ -110,3 +110,10 @@ def rows_no_result() -> list[dict]:
         }
         for i, (d, f, la, e) in enumerate(spec)
     ]
+
+
+def two_runs(root: Path) -> list[Path]:
+    """Two small runs in ``root``: 9x9 under global superko and 7x7 under no_result."""
+    a = write_run(root, "superko-9", rows_superko())
+    b = write_run(root, "noresult-7", rows_no_result(), board_size=7, repetition="no_result")
+    return [a, b]

@@ -12,15 +12,18 @@ import pytest
 
 from analysis import ab_effect, cycles, disagreement, finishes_last, komi, plots, report, show
 from sim.errors import UserError
-from tests.analysis_fixtures import PLANTED_BAD_GAME, frame, rows_no_result, rows_superko, write_run
+from tests.analysis_fixtures import (
+    PLANTED_BAD_GAME,
+    frame,
+    rows_superko,
+    two_runs,
+    write_run,
+)
 
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):
-    root = tmp_path_factory.mktemp("runs")
-    a = write_run(root, "superko-9", rows_superko())
-    b = write_run(root, "noresult-7", rows_no_result(), board_size=7, repetition="no_result")
-    return [a, b]
+    return two_runs(tmp_path_factory.mktemp("runs"))
 
 
 @pytest.fixture(scope="module")

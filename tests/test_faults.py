@@ -473,13 +473,13 @@ def test_one_damaged_shard_blocks_only_its_own_games(copy, capsys, monkeypatch):
 
     damaged = copy / "games" / part_name(1)
     damaged.write_bytes(b"PAR1 not a whole file")
-    opened, original = [], check._open
+    opened, original = [], check.open_part
 
     def counted(path, *args):
         opened.append(path)
         return original(path, *args)
 
-    monkeypatch.setattr(check, "_open", counted)
+    monkeypatch.setattr(check, "open_part", counted)
     assert cli(["replay", "--run", str(copy), "--game", "95"]) == 0
     assert json.loads(capsys.readouterr().out)["matches"] is True
     assert {p.name for p in opened} == {part_name(3)}

@@ -15,17 +15,14 @@ import pytest
 from analysis import report
 from sim import cli
 from sim.commands import sgf
-from tests.analysis_fixtures import rows_no_result, rows_superko, write_run
+from tests.analysis_fixtures import two_runs
 
 # --- 1. an output path is written, not replaced ------------------------------------------
 
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):
-    root = tmp_path_factory.mktemp("runs")
-    a = write_run(root, "superko-9", rows_superko())
-    b = write_run(root, "noresult-7", rows_no_result(), board_size=7, repetition="no_result")
-    return [a, b]
+    return two_runs(tmp_path_factory.mktemp("runs"))
 
 
 @pytest.fixture
@@ -319,7 +316,7 @@ def test_no_resume_hint_while_a_run_writes_into_the_folder(small_run, capsys):
 
 def test_the_runner_holding_the_lock_itself_is_not_another_run(small_run):
     """The runner checks a folder under its own lock: its advice names the command."""
-    from sim.dataset.check import writing
+    from sim.dataset.advice import writing
 
     with open(small_run / ".lock", "a+") as f:
         import fcntl

@@ -10,7 +10,8 @@ import numpy as np
 import pyarrow as pa
 
 from sim.config import config_from_dict
-from sim.dataset.check import RunState, busy, check_run, read_part, resume_command, writing
+from sim.dataset.advice import busy, resume_command, writing
+from sim.dataset.check import RunState, check_run, read_part
 from sim.dataset.layout import GAMES, MANIFEST, MOVES, part_name
 from sim.dataset.manifest import read_manifest
 from sim.errors import UserError
