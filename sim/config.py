@@ -58,7 +58,8 @@ import numpy as np
 from sim.errors import UserError
 from sim.files import read_text
 from sim.options import OptionError, choice, folder_name, integer, number
-from sim.player import Player, driver
+from sim.pairing import driver
+from sim.player import Player
 from sim.rules import RULE_KEYS, KomiSweep, Rules
 from sim.setups import TO_MOVE, Setup, load_setup
 
@@ -185,7 +186,7 @@ class RunConfig:
 
     @property
     def driver(self) -> str:
-        """What plays the games (``sim.player.driver``)."""
+        """What plays the games (``sim.pairing.driver``)."""
         return driver(self.black, self.white)
 
     def play_kwargs(self) -> dict:

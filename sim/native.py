@@ -13,7 +13,8 @@ from __future__ import annotations
 import numpy as np
 
 from sim.engine.state import INTERIOR, PLAIN, ST, TO_MOVE, colour_row, new_state
-from sim.player import Player, kernel_variant
+from sim.pairing import kernel_variant
+from sim.player import Player
 from sim.players.choose import player_action
 from sim.players.params import kernel_parameters
 from sim.players.stream import start_stream
@@ -41,7 +42,7 @@ class NativePlayers:
 
     @property
     def variant(self) -> str:
-        """The batch kernel these players need (``sim.player.kernel_variant``)."""
+        """The batch kernel these players need (``sim.pairing.kernel_variant``)."""
         return kernel_variant(*self.players)
 
     def set_rules(self, rules: Rules) -> None:

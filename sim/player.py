@@ -291,32 +291,3 @@ _NOT_NAMED = ("startup_timeout", "command_timeout", "move_timeout", "in_flight")
 #: left out of the canonical name at that value (the rows of older runs keep their players'
 #: names), and taken where a stored config lacks them (``Player.from_table``).
 LEGACY = {"sample_moves": 0, "rave": 0.0, "stop_early": False}
-
-#: The variants of the batch kernel (``sim.batch``), by what the players need, as a user reads
-#: them.
-VARIANTS = {"light": "light playouts", "playout": "playout players", "search": "tree search"}
-
-
-#: The drivers of games (``sim.run.drivers``, one registration each): the batch kernel
-#: (``sim.selfplay``), GTP programs one game at a time (``sim.referee``), KataGo many games at
-#: a time (``sim.katago.driver``).
-DRIVERS = ("batch", "referee", "katago")
-
-
-def driver(black: Player, white: Player) -> str:
-    """The driver of ``black`` against ``white`` (one of DRIVERS); ValueError for a gtp player
-    against a katago player (no driver plays both)."""
-    kinds = {black.kind, white.kind}
-    if kinds == {"gtp", "katago"}:
-        raise ValueError("a gtp player cannot play a katago player (play katago through gtp)")
-    if "katago" in kinds:
-        return "katago"
-    return "referee" if "gtp" in kinds else "batch"
-
-
-def kernel_variant(black: Player, white: Player) -> str:
-    """The batch kernel ``black`` and ``white`` need: ``search`` if one searches, ``light`` if
-    both are ``random``, else ``playout``."""
-    if black.searches or white.searches:
-        return "search"
-    return "light" if black.kind == white.kind == "random" else "playout"

@@ -3,7 +3,7 @@
 ``play_batch`` is the engine's front door for the runner: rules and players in, named
 outcome columns (and, if asked, every game's actions) out. ``play_rows`` plays the games and
 returns the kernel's raw rows. The kernel is ``sim.batch``'s, compiled for what the players
-need (``sim.player.kernel_variant``).
+need (``sim.pairing.kernel_variant``).
 """
 
 import numpy as np

@@ -1,5 +1,5 @@
 """The drivers' protocol (``sim.run.drivers``): one registration per driver that
-``sim.player.driver`` names, and the run layer checks, compiles and plays through it alone."""
+``sim.pairing.driver`` names, and the run layer checks, compiles and plays through it alone."""
 
 import dataclasses
 import io
@@ -9,7 +9,7 @@ import sys
 import numpy as np
 import pytest
 
-from sim import player
+from sim import pairing
 from sim.config import RunConfig
 from sim.errors import UserError
 from sim.player import Player
@@ -39,7 +39,7 @@ def runs(tmp_path) -> dict[str, RunConfig]:
 
 
 def test_every_driver_is_registered_once_by_its_name():
-    assert list(DRIVERS) == list(player.DRIVERS)
+    assert list(DRIVERS) == list(pairing.DRIVERS)
     assert all(d.name == name for name, d in DRIVERS.items())
 
 
@@ -54,9 +54,9 @@ def test_the_registry_imports_no_engine():
     assert out.stdout.strip() == "[]"
 
 
-@pytest.mark.parametrize("name", player.DRIVERS)
+@pytest.mark.parametrize("name", pairing.DRIVERS)
 def test_a_run_is_checked_and_compiled_by_its_drivers_registration(name, tmp_path, monkeypatch):
-    """The runner takes the registration ``sim.player.driver`` names and calls its check, then
+    """The runner takes the registration ``sim.pairing.driver`` names and calls its check, then
     its compile step (the game of its ``compiles``), before the run folder is made."""
     cfg = runs(tmp_path)[name]
     checked = []
@@ -79,7 +79,7 @@ def test_a_run_is_checked_and_compiled_by_its_drivers_registration(name, tmp_pat
     assert checked == [cfg] and not (tmp_path / "run").exists()
 
 
-@pytest.mark.parametrize("name", player.DRIVERS)
+@pytest.mark.parametrize("name", pairing.DRIVERS)
 def test_the_games_are_played_by_the_drivers_registration(name, tmp_path, monkeypatch):
     cfg = runs(tmp_path)[name]
 
@@ -96,7 +96,7 @@ def test_the_games_are_played_by_the_drivers_registration(name, tmp_path, monkey
     assert called.value.args[0] == [*keywords, "virtual_rate", "white"]
 
 
-@pytest.mark.parametrize("name", player.DRIVERS)
+@pytest.mark.parametrize("name", pairing.DRIVERS)
 def test_the_manifest_says_what_the_drivers_games_do_not_control(name, tmp_path, monkeypatch):
     cfg = runs(tmp_path)[name]
     assert ("reproducibility" in folder.new_manifest(cfg, None, {})) == (name != "batch")
@@ -120,7 +120,7 @@ def test_the_checks_are_the_drivers_own(tmp_path):
     DRIVERS["katago"].check(cfg["katago"])
 
 
-@pytest.mark.parametrize("name", player.DRIVERS)
+@pytest.mark.parametrize("name", pairing.DRIVERS)
 def test_each_driver_compiles_its_games_once_under_its_own_name(name, tmp_path, monkeypatch):
     """The compile step plays one game of stand-ins, starts no program (KataGo's network is
     not even there), says so the first time, and leaves the marker of its driver and variant."""

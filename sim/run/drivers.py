@@ -1,4 +1,4 @@
-"""The drivers of a run's games, one registration each in ``DRIVERS`` (``sim.player.driver``
+"""The drivers of a run's games, one registration each in ``DRIVERS`` (``sim.pairing.driver``
 names the one of a pair of players): ``batch``, the batch kernel (``sim.selfplay``);
 ``referee``, GTP programs one game at a time (``sim.referee``); ``katago``, KataGo many games
 at a time (``sim.katago.driver``).
@@ -23,12 +23,13 @@ import numpy as np
 from sim import kernel_cache
 from sim.config import RunConfig
 from sim.errors import UserError
-from sim.player import VARIANTS, Player, kernel_variant
+from sim.pairing import VARIANTS, kernel_variant
+from sim.player import Player
 
 
 @dataclass(frozen=True)
 class Driver:
-    """A driver: its ``name`` (one of ``sim.player.DRIVERS``); ``check(cfg)``, the start-up
+    """A driver: its ``name`` (one of ``sim.pairing.DRIVERS``); ``check(cfg)``, the start-up
     checks of a run it plays (its programs start, answer and take the run's rules; its setups
     have liberties), a UserError naming the key; ``games`` and ``compiles`` import and return
     the function that plays its games (``sim.selfplay.play_batch``'s contract) and the one
