@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analysis import groups, load, stats
+from analysis import groups, load, runs, stats
 from analysis.stats import WEIGHT
 from sim.dataset.check import RunState
 from sim.errors import UserError, one_line
@@ -316,7 +316,7 @@ def compute(
     ``jpdsim stress`` folder stands for its runs): ``of_runs``."""
     if isinstance(run_dirs, (str, Path)):
         run_dirs = [run_dirs]
-    dirs = load.run_folders(run_dirs)
+    dirs = runs.run_folders(run_dirs)
     if not dirs:
         raise UserError("no run folder given")
     states = []
@@ -335,7 +335,7 @@ def of_runs(
 ) -> Statistics:
     """The statistics of the games of checked runs, read ``batch_rows`` games at a time, in
     this process or on the Dask cluster at ``scheduler``."""
-    labels = load.run_labels([s.run_dir for s in states]) if len(states) > 1 else None
+    labels = runs.run_labels([s.run_dir for s in states]) if len(states) > 1 else None
     tasks = [
         (state, shards, None if labels is None else labels[i], labels)
         for i, state in enumerate(states)

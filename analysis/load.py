@@ -25,9 +25,9 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.dataset as ds
 
+from analysis.runs import run_labels, unique_runs
 from sim.dataset.check import RunState, check_run, read_part
-from sim.dataset.layout import GAMES, MANIFEST, part_name
-from sim.dataset.manifest import read_manifest
+from sim.dataset.layout import GAMES, part_name
 from sim.errors import UserError, one_line
 from sim.schema import GAME_SCHEMA, HALF, RULESETS, VOCABULARY, columns_of
 
@@ -87,56 +87,6 @@ def batches(state: RunState, rows: int) -> list[list[int]]:
         out[-1].append(i)
         have += len(state.config.shard_range(i))
     return out
-
-
-def run_identity(path: str | Path):
-    """What a run folder is, whatever it is called (``R``, ``R/``, ``R/../R``, a link to R):
-    its device and inode, or its resolved path where it cannot be looked up."""
-    try:
-        st = Path(path).stat()
-    except OSError:
-        return str(Path(path).resolve())
-    return st.st_dev, st.st_ino
-
-
-def unique_runs(paths: Sequence[str | Path]) -> list[Path]:
-    """``paths`` without the runs named again (``run_identity``), in the order first named."""
-    seen: dict = {}
-    for p in map(Path, paths):
-        seen.setdefault(run_identity(p), p)
-    return list(seen.values())
-
-
-def run_folders(paths: Sequence[str | Path]) -> list[Path]:
-    """The run folders named by ``paths``: a run folder itself, or a ``jpdsim stress`` folder
-    (no manifest, runs in its subfolders), which stands for its runs in name order; a run
-    named twice (under two names, or as a run of a stress folder also named) is there once."""
-    out = []
-    for p in map(Path, paths):
-        subs = (
-            sorted(d for d in p.iterdir() if (d / MANIFEST).is_file())
-            if p.is_dir() and not (p / MANIFEST).exists() and not (p / GAMES).exists()
-            else []
-        )
-        out.extend(subs or [p])
-    return unique_runs(out)
-
-
-def run_labels(run_dirs: Sequence[str | Path]) -> list[str]:
-    """One short label per run: the run name, or the folder name where names clash."""
-    names = []
-    for d in run_dirs:
-        m = read_manifest(d)
-        names.append(str(m.get("name") or m["config"].get("name") or Path(d).resolve().name))
-    if len(set(names)) == len(names):
-        return names
-    folders = [Path(d).resolve().name for d in run_dirs]
-    if len(set(folders)) == len(folders):
-        return folders
-    paths = [str(Path(d).resolve()) for d in run_dirs]
-    if len(set(paths)) == len(paths):
-        return paths
-    return [f"{p} #{i + 1}" for i, p in enumerate(paths)]  # the same run given twice
 
 
 def run_table(run_dirs: Sequence[str | Path], allow_incomplete: bool = False) -> pd.DataFrame:

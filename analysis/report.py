@@ -46,7 +46,8 @@ from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernel
 from nbconvert import HTMLExporter
 
 from analysis import cjk, counts
-from analysis.load import open_run, run_folders
+from analysis.load import open_run
+from analysis.runs import run_folders
 from sim import interrupts
 from sim.dataset.check import RunState
 from sim.errors import UserError, one_line

@@ -8,6 +8,7 @@ import pytest
 
 from analysis import ab_effect, counts, cycles, disagreement, finishes_last, komi, load, players
 from analysis import summary as run_summary
+from analysis.runs import run_folders
 from tests import synthetic
 from tests.analysis_fixtures import rows_no_result, rows_superko, write_run
 
@@ -121,7 +122,7 @@ def test_a_stress_folder_stands_for_its_runs(runs, tmp_path):
     (folder / "stress.csv").write_text("setup,games\n")
     for name in ("superko", "setups"):
         (folder / runs[name].name).symlink_to(runs[name])
-    assert load.run_folders([folder]) == [folder / "setups", folder / "superko-9"]
+    assert run_folders([folder]) == [folder / "setups", folder / "superko-9"]
     expected = tables(counts.compute([runs["setups"], runs["superko"]]), True)
     assert_same(expected, tables(counts.compute(folder), True))
 

@@ -11,6 +11,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from analysis import groups, load, stats
+from analysis.runs import run_labels
 from sim.dataset.check import check_run
 from sim.dataset.layout import part_name
 from sim.dataset.manifest import read_manifest
@@ -99,7 +100,7 @@ def test_not_a_run_errors(tmp_path):
         load.load_runs(tmp_path / "a")
     (tmp_path / "a" / "manifest.json").write_text("{}")
     with pytest.raises(UserError, match="no config table"):
-        load.run_labels([tmp_path / "a"])
+        run_labels([tmp_path / "a"])
     with pytest.raises(UserError, match="no run folder given"):
         load.load_runs([])
 
@@ -270,7 +271,7 @@ def test_several_runs_get_a_run_column(tmp_path):
     assert table["run"].tolist() == ["a", "b"] and table["board_size"].tolist() == [9, 7]
     assert table["games"].tolist() == [12, 8] and "games planned" not in table  # both complete
     assert "komi sweep" not in table  # neither has one
-    assert load.run_labels([a, a])[0].endswith("#1")
+    assert run_labels([a, a])[0].endswith("#1")
 
 
 def test_run_labels_fall_back_to_folders(tmp_path):
@@ -279,7 +280,7 @@ def test_run_labels_fall_back_to_folders(tmp_path):
     for d in (a, b):
         m = json.loads((d / "manifest.json").read_text())
         (d / "manifest.json").write_text(json.dumps({**m, "name": "same"}))
-    assert load.run_labels([a, b]) == ["a", "b"]
+    assert run_labels([a, b]) == ["a", "b"]
 
 
 def test_config_column(tmp_path):

@@ -13,6 +13,7 @@ import nbformat
 import pytest
 
 from analysis import report
+from analysis.runs import run_folders
 from sim import cli
 from sim.commands import sgf
 from tests.analysis_fixtures import two_runs
@@ -197,12 +198,12 @@ def test_a_run_named_twice_counts_once(komi_runs, tmp_path, capsys):
     link = tmp_path / "link"
     link.symlink_to(run)
     names = [run, f"{run}/", f"{run}/../{run.name}", link]
-    assert load.run_folders(names) == [run]
+    assert run_folders(names) == [run]
     assert counts.compute(names).games == 400
     assert len(load.load_runs(names)) == 400
     # a stress folder (runs in its subfolders) given with one of its own runs
     stress = run.parent
-    assert len(load.run_folders([stress, run])) == len(load.run_folders([stress])) == 4
+    assert len(run_folders([stress, run])) == len(run_folders([stress])) == 4
     assert cli.main(["komi", str(run)]) == 0
     alone = capsys.readouterr().out
     assert cli.main(["komi", str(run), f"{run}/", str(link)]) == 0

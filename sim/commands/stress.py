@@ -223,7 +223,8 @@ def main(args) -> int:
             return 1
     seconds = time.perf_counter() - t0
     from analysis.cycles import COLUMNS, examples, stress_table
-    from analysis.load import load_runs, run_labels
+    from analysis.load import load_runs
+    from analysis.runs import run_labels
     from sim.commands.sgf import stored_game_sgf
 
     dirs = [out / cfg.name for cfg in runs]
