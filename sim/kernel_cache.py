@@ -36,7 +36,11 @@ def _target() -> str:
     from llvmlite import binding
 
     name = os.environ.get("NUMBA_CPU_NAME") or binding.get_host_cpu_name()
-    features = os.environ.get("NUMBA_CPU_FEATURES") or binding.get_host_cpu_features().flatten()
+    try:
+        features = binding.get_host_cpu_features().flatten()
+    except RuntimeError:  # llvmlite cannot read them here; numba then compiles without them
+        features = ""
+    features = os.environ.get("NUMBA_CPU_FEATURES") or features
     numba = importlib.metadata.version("numba")
     return f"numba {numba}\0{sys.implementation.cache_tag}\0{name}\0{features}"
 
@@ -56,7 +60,7 @@ def kernel_cache_dir(root: Path = ROOT) -> Path:
 def folder() -> Path:
     """The kernels' cache folder: ``NUMBA_CACHE_DIR`` if set, else ``kernel_cache_dir()``,
     which is then put in ``NUMBA_CACHE_DIR`` for numba and the processes started later."""
-    if "NUMBA_CACHE_DIR" not in os.environ:
+    if not os.environ.get("NUMBA_CACHE_DIR"):  # empty: unset, as numba reads it
         os.environ["NUMBA_CACHE_DIR"] = str(kernel_cache_dir())
     return Path(os.environ["NUMBA_CACHE_DIR"])
 
