@@ -13,6 +13,7 @@ anything else (a folder, a socket, a block device) is refused."""
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import stat
@@ -47,6 +48,9 @@ def output_target(path: str | Path) -> tuple[Path, str]:
     path that may not exist yet), and ``REPLACE`` for a regular file or a new path,
     ``THROUGH`` for a character device or a FIFO. OSError for anything else (a folder, a
     socket, a block device) or a path that cannot be resolved (a loop of links)."""
+    with contextlib.suppress(OSError):  # /dev/stdout, /dev/fd/N: the open file, not its name
+        if stat.S_ISCHR(os.stat(path).st_mode) or stat.S_ISFIFO(os.stat(path).st_mode):
+            return Path(path), THROUGH
     where = Path(os.path.realpath(path))
     try:
         mode = os.stat(where).st_mode
