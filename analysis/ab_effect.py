@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analysis import counts, finishes_last, groups, komi, stats
+from analysis import counts, finishes_last, groups, komi_sweep, stats
 from analysis.disagreement import winner_codes
 from analysis.finishes_last import player_codes
 from sim.schema import FIRST, LAST
@@ -121,16 +121,16 @@ def area_diff_histogram(data) -> pd.DataFrame:
 
 def by_komi(data, by=None) -> pd.DataFrame:
     """The A/B effect per komi of B版 (``komi_jpd_b``, the komi a sweep varies) and group:
-    its distance from the fitted fair komi of B版 (``komi.fitted_fair_komi``; NaN when the
+    its distance from the fitted fair komi of B版 (``komi_sweep.fitted_fair_komi``; NaN when the
     komis do not bracket it), the games, how many of those with both winners the A版 point
     decides (``differ``, rate lo hi: ``ab_summary``), the games where White was first to pass
     or virtual and where Black finished last (``finishes_last.player_shares``), and Black's
-    B版 score (``komi.sweep_curve``), each rate with its 95% Wilson interval."""
+    B版 score (``komi_sweep.sweep_curve``), each rate with its 95% Wilson interval."""
     cols = groups.by_columns(by)
     keys = [*cols, KOMI]
     shares = finishes_last.player_shares(data, by=keys).set_index("column")
     out = shares.loc[[FIRST], keys + ["games"]].reset_index(drop=True)
-    fair = komi.fitted_fair_komi(data, ["jpd_b"], by=cols, n_boot=0)
+    fair = komi_sweep.fitted_fair_komi(data, ["jpd_b"], by=cols, n_boot=0)
     fair = out[cols].merge(fair, on=cols, how="left") if cols else fair.iloc[[0] * len(out)]
     out.insert(len(keys), "from fair komi (points)", out[KOMI] - fair["fair komi"].to_numpy())
     ab = ab_summary(data, by=keys).drop(columns="white first share")
@@ -147,5 +147,5 @@ def by_komi(data, by=None) -> pd.DataFrame:
         out[name] = shares.loc[[column], player].to_numpy()
         out = stats.rate_columns(out, name, "games", prefix=f"{name} ")
     score = {"komi": KOMI} | {f"score{c}": f"black score{c}" for c in ("", " lo", " hi")}
-    curve = komi.sweep_curve(data, ["jpd_b"], by=cols).rename(columns=score)
+    curve = komi_sweep.sweep_curve(data, ["jpd_b"], by=cols).rename(columns=score)
     return out.merge(curve[[*cols, *score.values()]], on=keys, how="left")

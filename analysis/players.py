@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from analysis import counts, groups, komi, stats
+from sim.options import OptionError
 from sim.player import Player
 from sim.schema import RULESETS
 
@@ -23,11 +24,18 @@ COLUMNS = tuple(
 
 def visits(names: pd.Series) -> pd.Series:
     """The ``visits`` of each canonical player name (``Player.from_name``; 0 for a kind
-    without them)."""
+    without them, <NA> for a name this version cannot read, such as one an older version
+    wrote)."""
     names = names.astype(str)
-    players = {n: Player.from_name(n) for n in names.unique()}
-    count = {n: p.visits if "visits" in p.parameters else 0 for n, p in players.items()}
-    return names.map(count).astype(np.int64)
+    return names.map({n: _visits(n) for n in names.unique()}).astype("Int64")
+
+
+def _visits(name: str):
+    try:
+        player = Player.from_name(name)
+    except OptionError:
+        return pd.NA
+    return player.visits if "visits" in player.parameters else 0
 
 
 def strength(data, ruleset: str = "jpd_a") -> pd.DataFrame:

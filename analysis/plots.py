@@ -23,7 +23,7 @@ cjk.use_in_figures()
 TOP = 12
 
 COLOURS = dict(zip(RULESETS, ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd")))
-#: The fitted fair komi's columns (``komi.fitted_fair_komi``).
+#: The fitted fair komi's columns (``komi_sweep.fitted_fair_komi``).
 FAIR = ("fair komi", "fair komi lo", "fair komi hi")
 _BY_LABEL = {
     "board_size": "board size N (N x N board)",
@@ -295,9 +295,9 @@ def komi_curves(curves: pd.DataFrame, by=None) -> Figure:
 
 
 def sweep_curve(curve: pd.DataFrame, fitted: pd.DataFrame | None = None, by=None) -> Figure:
-    """Black's score (%, wins + draws/2) against the komis played (``komi.sweep_curve``): per
+    """Black's score (%, wins + draws/2) against the komis played (``komi_sweep.sweep_curve``): per
     ruleset the observed score with its 95% Wilson interval and, dashed, its isotonic fit;
-    one panel per group. With ``fitted`` (``komi.fitted_fair_komi``, same ``by``) each
+    one panel per group. With ``fitted`` (``komi_sweep.fitted_fair_komi``, same ``by``) each
     bracketed fair komi is a diamond on the 50% line, its bootstrap interval a bar below."""
     cols = by_columns(by)
     groups = list(curve.groupby(cols, sort=True, observed=True)) if cols else [(None, curve)]

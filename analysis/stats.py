@@ -179,18 +179,3 @@ def quantiles(values: np.ndarray, weights: np.ndarray, qs: Sequence[float]) -> n
         a, b = (v[np.searchsorted(cum, min(i, n - 1), side="right")] for i in (below, below + 1))
         out[j] = b - (b - a) * (1 - t) if t >= 0.5 else a + (b - a) * t  # numpy's _lerp
     return out
-
-
-def bootstrap_counts(counts: np.ndarray, n_boot: int, seed: int = 0) -> np.ndarray:
-    """Bootstrap replicates of a histogram: ``n_boot`` multinomial draws of the same total.
-
-    Resampling the games of an integer-valued statistic is exactly a multinomial draw of its
-    histogram, so this costs O(bins) per replicate whatever the number of games. ``counts``
-    may hold several histograms along its last axis (shape ``(..., bins)``), each redrawn
-    with its own total, independently: the replicates are ``(n_boot, ..., bins)``.
-    """
-    counts = np.asarray(counts, dtype=np.int64)
-    n = counts.sum(axis=-1)
-    p = counts / np.maximum(n, 1)[..., None]
-    p[..., -1] += n == 0  # an empty histogram draws nothing, from any probabilities
-    return np.random.default_rng(seed).multinomial(n, p, size=(n_boot, *counts.shape[:-1]))

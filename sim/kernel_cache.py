@@ -13,7 +13,7 @@ that it compiles.
 ``folder`` chooses it (``NUMBA_CACHE_DIR`` where set) without importing numba and hands it
 on to the processes started after; ``configure`` (run when ``sim.engine`` is imported, before
 any kernel is defined) points numba at it; neither writes anything. ``mark_used`` (the compile
-step) creates it and keeps the ``KEEP`` most recently used folders.
+step) creates it and prunes the folders unused for a day beyond the ``KEEP`` most recent.
 """
 
 import contextlib
@@ -22,12 +22,14 @@ import importlib.metadata
 import os
 import shutil
 import sys
+import time
 from pathlib import Path
 
 #: The sources of the numba kernels and of the constants they compile in (relative to the
 #: package ``sim``).
 KERNEL_SOURCES = ("engine", "players", "batch.py", "schema.py", "coords.py")
 KEEP = 3  # cache folders kept: this one and the most recently used others
+STALE = 86_400  # seconds unused after which a folder beyond KEEP is removed
 ROOT = Path(__file__).resolve().parent  # the package ``sim``
 
 
@@ -74,13 +76,16 @@ def configure() -> None:
 
 
 def mark_used(current: Path) -> None:
-    """Create ``current``, mark it used now and remove all but the ``KEEP`` most recently used
-    cache folders beside it (a folder named by ``NUMBA_CACHE_DIR`` is left alone)."""
+    """Create ``current``, mark it used now and, where it is the folder ``kernel_cache_dir``
+    chose (not one named by ``NUMBA_CACHE_DIR``), remove the cache folders beside it that are
+    neither among the ``KEEP`` most recently used nor used within ``STALE`` seconds (another
+    checkout or install on this machine may be using them)."""
     with contextlib.suppress(OSError):
         current.mkdir(parents=True, exist_ok=True)
         os.utime(current)
-        if current.parent.name != "jpdsim" or not current.name.startswith("numba-"):
+        if current != kernel_cache_dir():
             return
         folders = sorted(current.parent.glob("numba-*"), key=lambda p: p.stat().st_mtime)
         for old in folders[:-KEEP]:
-            shutil.rmtree(old, ignore_errors=True)
+            if time.time() - old.stat().st_mtime > STALE:
+                shutil.rmtree(old, ignore_errors=True)

@@ -11,15 +11,9 @@ from sim.player import Player
 VARIANTS = {"light": "light playouts", "playout": "playout players", "search": "tree search"}
 
 
-#: The drivers of games (``sim.run.drivers``, one registration each): the batch kernel
-#: (``sim.selfplay``), GTP programs one game at a time (``sim.referee``), KataGo many games at
-#: a time (``sim.katago.driver``).
-DRIVERS = ("batch", "referee", "katago")
-
-
 def driver(black: Player, white: Player) -> str:
-    """The driver of ``black`` against ``white`` (one of DRIVERS); ValueError for a gtp player
-    against a katago player (no driver plays both)."""
+    """The driver of ``black`` against ``white`` (a key of ``sim.run.drivers.DRIVERS``);
+    ValueError for a gtp player against a katago player (no driver plays both)."""
     kinds = {black.kind, white.kind}
     if kinds == {"gtp", "katago"}:
         raise ValueError("a gtp player cannot play a katago player (play katago through gtp)")

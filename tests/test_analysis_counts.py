@@ -6,7 +6,17 @@ import warnings
 import pandas as pd
 import pytest
 
-from analysis import ab_effect, counts, cycles, disagreement, finishes_last, komi, load, players
+from analysis import (
+    ab_effect,
+    counts,
+    cycles,
+    disagreement,
+    finishes_last,
+    komi,
+    komi_sweep,
+    load,
+    players,
+)
 from analysis import summary as run_summary
 from analysis.runs import run_folders
 from tests import synthetic
@@ -55,8 +65,8 @@ def tables(data, several: bool) -> dict:
         "win table": komi.win_table(komi.komi_curves(data)),
         "fair komi": komi.fair_komi(data, n_boot=200),
         "fair komi by config": komi.fair_komi(data, by="config", n_boot=50),
-        "fitted fair komi": komi.fitted_fair_komi(data, by="config", n_boot=50),
-        "sweep curve": komi.sweep_curve(data, by="run" if several else None),
+        "fitted fair komi": komi_sweep.fitted_fair_komi(data, by="config", n_boot=50),
+        "sweep curve": komi_sweep.sweep_curve(data, by="run" if several else None),
         "ab by komi": ab_effect.by_komi(data, by="board_size"),
         "endings": cycles.endings_wide(data, by=by),
         "endings long": cycles.endings(data),

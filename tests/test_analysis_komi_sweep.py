@@ -6,7 +6,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis import ab_effect, counts, komi, load
+from analysis import ab_effect, counts, komi_sweep, load
+from sim import komi_fit
 from sim.schema import DEFAULT_KOMI, RULESETS
 from tests import synthetic
 from tests.analysis_fixtures import frame
@@ -28,7 +29,7 @@ def sweep(games: dict) -> pd.DataFrame:
 
 
 def fitted(df, **kw) -> pd.Series:
-    return komi.fitted_fair_komi(df, rulesets=["jpd_b"], **kw).iloc[0]
+    return komi_sweep.fitted_fair_komi(df, rulesets=["jpd_b"], **kw).iloc[0]
 
 
 def test_a_step_in_the_score_is_found_between_the_komis():
@@ -39,19 +40,19 @@ def test_a_step_in_the_score_is_found_between_the_komis():
     assert row["fair komi"] == 25 and 24.5 <= row["fair komi lo"] <= row["fair komi hi"] <= 25.5
     assert row["fair komi (margins)"] == pytest.approx(25)
     # A版, 唐宋版 and Japanese komis are one lower in this sweep, the lead the same
-    assert komi.sweep_curve(df, ["jpd_a"])["komi"].tolist() == [21.5, 22.5, 23.5, 24.5, 25.5]
-    assert (komi.fitted_fair_komi(df, n_boot=0)["fair komi"] == 25).all()
+    assert komi_sweep.sweep_curve(df, ["jpd_a"])["komi"].tolist() == [21.5, 22.5, 23.5, 24.5, 25.5]
+    assert (komi_sweep.fitted_fair_komi(df, n_boot=0)["fair komi"] == 25).all()
 
 
 def test_draws_count_half():
     """At komi 25 every game is a draw: counted 0 the crossing would be 24.5, counted 1 25.5."""
     df = sweep({24.0: [25] * 4, 25.0: [25] * 4, 26.0: [25] * 4})
-    curve = komi.sweep_curve(df, ["jpd_b"]).set_index("komi")
+    curve = komi_sweep.sweep_curve(df, ["jpd_b"]).set_index("komi")
     assert curve.loc[25.0, ["games", "wins", "draws", "score"]].tolist() == [4, 0, 4, 0.5]
     assert curve["score"].tolist() == [1, 0.5, 0]
     assert fitted(df, n_boot=0)["fair komi"] == 25
     mixed = sweep({7.0: [6, 7, 7, 8], 8.0: [6, 6, 8, 8]})  # 1 win 2 draws | 0 wins 2 draws
-    curve = komi.sweep_curve(mixed, ["jpd_b"]).set_index("komi")
+    curve = komi_sweep.sweep_curve(mixed, ["jpd_b"]).set_index("komi")
     assert curve["score"].tolist() == [0.5, 0.25]
     lo, hi = curve.loc[7.0, ["score lo", "score hi"]]
     assert lo < 0.5 < hi and curve.loc[7.0, ["wins", "draws"]].tolist() == [1, 2]
@@ -74,16 +75,16 @@ def test_a_logistic_truth_is_recovered_within_its_interval():
 
 def test_the_fit_pools_violators_and_takes_the_middle_of_a_plateau():
     w = np.ones(4)
-    assert komi.isotonic(np.array([0.8, 0.6, 0.7, 0.3]), w).tolist() == pytest.approx(
+    assert komi_fit.isotonic(np.array([0.8, 0.6, 0.7, 0.3]), w).tolist() == pytest.approx(
         [0.8, 0.65, 0.65, 0.3]
     )
-    weighted = komi.isotonic(np.array([0.8, 0.4, 0.7]), np.array([1, 3, 1]))
+    weighted = komi_fit.isotonic(np.array([0.8, 0.4, 0.7]), np.array([1, 3, 1]))
     assert weighted.tolist() == pytest.approx([0.8, 0.475, 0.475])
     k = np.array([5.0, 6.0, 7.0, 8.0])
-    assert komi.crossing(k, np.array([0.8, 0.65, 0.65, 0.3])) == pytest.approx(7 + 0.15 / 0.35)
-    assert komi.crossing(k, np.array([0.9, 0.5, 0.5, 0.1])) == 6.5  # 1/2 from 6 to 7
-    assert komi.crossing(k, np.array([0.9, 0.7, 0.6, 0.55])) == np.inf
-    assert komi.crossing(k, np.array([0.4, 0.3, 0.2, 0.1])) == -np.inf
+    assert komi_fit.crossing(k, np.array([0.8, 0.65, 0.65, 0.3])) == pytest.approx(7 + 0.15 / 0.35)
+    assert komi_fit.crossing(k, np.array([0.9, 0.5, 0.5, 0.1])) == 6.5  # 1/2 from 6 to 7
+    assert komi_fit.crossing(k, np.array([0.9, 0.7, 0.6, 0.55])) == np.inf
+    assert komi_fit.crossing(k, np.array([0.4, 0.3, 0.2, 0.1])) == -np.inf
     # Black's score 0.6 at 6.5 and 0.7 at 7.5 (noise): pooled to 0.65, no crossing yet
     df = sweep({6.5: [7] * 6 + [6] * 4, 7.5: [8] * 7 + [7] * 3, 8.5: [8] * 10})
     row = fitted(df, n_boot=0)
@@ -110,7 +111,7 @@ def test_a_sweep_that_does_not_bracket_says_so():
     assert edge["note"] == "the interval reaches past the komis played (6.5 to 7.5)"
     none = fitted(sweep({7.5: [{"area_diff_jpd": 9, "ending": "cycle"}]}))
     assert (none["games"], none["komis"], none["note"]) == (0, 0, "no game with a result")
-    assert komi.sweep_curve(sweep({7.5: [{"ending": "cycle"}]}), ["jpd_b"]).empty
+    assert komi_sweep.sweep_curve(sweep({7.5: [{"ending": "cycle"}]}), ["jpd_b"]).empty
 
 
 def test_the_bootstrap_is_reproducible_from_its_seed():
@@ -134,10 +135,12 @@ def test_by_groups_fit_each_group():
     other = sweep({k: [10] * 5 for k in (9.5, 10.5)})
     other["board_size"] = 13
     both = load.compact(pd.concat([df, other], ignore_index=True))
-    t = komi.fitted_fair_komi(both, ["jpd_b"], by="board_size", n_boot=50).set_index("board_size")
+    t = komi_sweep.fitted_fair_komi(both, ["jpd_b"], by="board_size", n_boot=50).set_index(
+        "board_size"
+    )
     assert t["fair komi"].to_dict() == {9: 25, 13: 10}
     assert t["fair komi (margins)"].to_dict() == pytest.approx({9: 25, 13: 10})
-    curve = komi.sweep_curve(both, ["jpd_b"], by="board_size")
+    curve = komi_sweep.sweep_curve(both, ["jpd_b"], by="board_size")
     assert curve[["board_size", "komi"]].values.tolist() == [
         [9, 24.5],
         [9, 25.5],
@@ -174,7 +177,7 @@ def test_the_ab_effect_moves_with_komi():
 
 def test_the_printable_table():
     df = sweep({k: [25] * 10 for k in (24.5, 25.5)})
-    t = komi.komi_study_table(df, n_boot=50)
+    t = komi_sweep.komi_study_table(df, n_boot=50)
     assert t.columns.tolist() == [
         "config",
         "players",
@@ -197,7 +200,7 @@ def test_the_printable_table():
         "25.00",
         "",
     ]
-    one = komi.komi_study_table(sweep({7.5: [9, 9, 0]}), n_boot=50).set_index("ruleset")
+    one = komi_sweep.komi_study_table(sweep({7.5: [9, 9, 0]}), n_boot=50).set_index("ruleset")
     assert one.loc["jpd_b", ["fair komi", "95% interval"]].tolist() == ["–", "–"]
     assert "not bracketed" in one.loc["jpd_b", "note"]
 
@@ -217,13 +220,13 @@ def sweep_runs(root, komi_values, games=3000) -> list:
 
 def tables(data) -> dict:
     return {
-        "fitted": komi.fitted_fair_komi(data, n_boot=200),
-        "fitted by config": komi.fitted_fair_komi(data, by="config", n_boot=50),
-        "curve": komi.sweep_curve(data),
-        "curve by run": komi.sweep_curve(data, by="run"),
+        "fitted": komi_sweep.fitted_fair_komi(data, n_boot=200),
+        "fitted by config": komi_sweep.fitted_fair_komi(data, by="config", n_boot=50),
+        "curve": komi_sweep.sweep_curve(data),
+        "curve by run": komi_sweep.sweep_curve(data, by="run"),
         "ab by komi": ab_effect.by_komi(data),
         "ab by komi and size": ab_effect.by_komi(data, by="board_size"),
-        "study": komi.komi_study_table(data, n_boot=50),
+        "study": komi_sweep.komi_study_table(data, n_boot=50),
     }
 
 
@@ -258,13 +261,13 @@ def test_real_runs_at_three_komis(tmp_path):
         argv = ["run", str(config), "--out", str(runs[-1]), "--workers", "1", "--no-progress"]
         assert cli.main(argv) == 0
     data = counts.compute(runs)
-    curve = komi.sweep_curve(data, ["jpd_b"]).set_index("komi")
+    curve = komi_sweep.sweep_curve(data, ["jpd_b"]).set_index("komi")
     assert curve["games"].tolist() == [1000, 1000, 1000]
     s = curve["fitted score"]
     assert s[7.5] >= s[8.5] > 0.5 and curve.loc[9.5, "score"] == 0
-    row = komi.fitted_fair_komi(data, ["jpd_b"]).iloc[0]
+    row = komi_sweep.fitted_fair_komi(data, ["jpd_b"]).iloc[0]
     assert row["bracketed"] and row["fair komi"] == pytest.approx(8.5 + (s[8.5] - 0.5) / s[8.5])
     assert 8.5 < row["fair komi lo"] <= row["fair komi"] <= row["fair komi hi"] < 9.5
     assert 8.5 < row["fair komi (margins)"] < 9.5
-    table = komi.komi_study_table(data, n_boot=100)
+    table = komi_sweep.komi_study_table(data, n_boot=100)
     assert set(table["players"]) == {"random / random"} and (table["komis"] == 3).all()

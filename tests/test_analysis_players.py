@@ -56,3 +56,6 @@ def test_fair_komi_and_endings_per_pairing():
     assert ends.loc["random / random", "four_virtual share"] == 1.0
     assert ends["games"].tolist() == [3, 3]
     assert players.visits(pd.Series(["random", MCTS])).tolist() == [0, 400]
+    # a name this version cannot read back (an older version's number format) has no count
+    old = players.visits(pd.Series([MCTS, "mcts(visits=4e+02)", "nobody"]))
+    assert old.iloc[0] == 400 and old.iloc[1:].isna().all()

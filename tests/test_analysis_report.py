@@ -10,7 +10,18 @@ import warnings
 import nbformat
 import pytest
 
-from analysis import ab_effect, cycles, disagreement, finishes_last, komi, plots, report, show
+from analysis import (
+    ab_effect,
+    cycles,
+    disagreement,
+    finishes_last,
+    komi,
+    komi_sweep,
+    notebook_exec,
+    plots,
+    report,
+    show,
+)
 from sim.errors import UserError
 from tests.analysis_fixtures import (
     PLANTED_BAD_GAME,
@@ -165,7 +176,7 @@ def test_failing_notebook_names_itself(runs, tmp_path, monkeypatch):
     _bad_notebook(tmp_path)
     monkeypatch.setattr(report, "NOTEBOOK_DIR", tmp_path)
     with pytest.raises(
-        report.ReportError,
+        notebook_exec.ReportError,
         match=re.escape(f"{tmp_path / 'bad.ipynb'}: cell 4 failed: KeyError: 'boom\\nsecond line'"),
     ):
         report.build_report(runs, tmp_path / "r.html", notebooks=["bad.ipynb"])
@@ -210,7 +221,9 @@ def test_figures_and_tables_on_tiny_and_empty_data():
             plots.komi_curves(komi.komi_curves(data)),
             plots.komi_curves(komi.komi_curves(data, by="board_size"), by="board_size"),
             plots.fair_komi(komi.fair_komi(data, n_boot=10)),
-            plots.sweep_curve(komi.sweep_curve(data), komi.fitted_fair_komi(data, n_boot=10)),
+            plots.sweep_curve(
+                komi_sweep.sweep_curve(data), komi_sweep.fitted_fair_komi(data, n_boot=10)
+            ),
             plots.length_histogram(cycles.length_histogram(data), by="repetition"),
         ]
         for fig in figs:
@@ -298,7 +311,7 @@ def test_report_on_a_komi_sweep(built, tmp_path):
     assert "A komi sweep (<code>komi_sweep</code> in the run config)" in one
     assert "Fitted fair komi per config" not in one and "A/B effect against komi" not in one
     runs = sweep_runs(tmp_path, (5.5, 7.5, 9.5), games=1000)
-    nb = report.execute_notebook(report.NOTEBOOK_DIR / "03_ab_komi.ipynb", runs)
+    nb = notebook_exec.execute_notebook(report.NOTEBOOK_DIR / "03_ab_komi.ipynb", runs)
     cells = {c.id: c for c in nb.cells}
     shown = json.dumps(cells["sweep-table"].outputs)
     assert "Fitted fair komi per config (configs played at several komis)" in shown
@@ -353,7 +366,7 @@ def test_cjk_text_comes_with_its_font(built):
 def test_notebooks_run_as_shipped(runs, name, monkeypatch):
     """Without injected parameters a notebook reads $JPDSIM_RUNS (else results/quickstart)."""
     monkeypatch.setenv("JPDSIM_RUNS", os.pathsep.join(map(str, runs)))
-    nb = report.execute_notebook(report.NOTEBOOK_DIR / name, None)
+    nb = notebook_exec.execute_notebook(report.NOTEBOOK_DIR / name, None)
     shown = json.dumps([o for c in nb.cells for o in c.get("outputs", [])])
     assert "**20 games** from 2 run(s)." in shown
 
@@ -361,5 +374,7 @@ def test_notebooks_run_as_shipped(runs, name, monkeypatch):
 @pytest.mark.notebook
 def test_a_notebook_without_runs_says_what_to_run(tmp_path, monkeypatch):
     monkeypatch.setenv("JPDSIM_RUNS", str(tmp_path / "quickstart"))
-    with pytest.raises(report.ReportError, match=r"`jpdsim run configs/quickstart.toml` writes"):
-        report.execute_notebook(report.NOTEBOOK_DIR / report.NOTEBOOKS[0], None)
+    with pytest.raises(
+        notebook_exec.ReportError, match=r"`jpdsim run configs/quickstart.toml` writes"
+    ):
+        notebook_exec.execute_notebook(report.NOTEBOOK_DIR / report.NOTEBOOKS[0], None)

@@ -1,7 +1,6 @@
 """The drivers' protocol (``sim.run.drivers``): one registration per driver that
 ``sim.pairing.driver`` names, and the run layer checks, compiles and plays through it alone."""
 
-import dataclasses
 import io
 import subprocess
 import sys
@@ -9,15 +8,12 @@ import sys
 import numpy as np
 import pytest
 
-from sim import pairing
+from sim import kernel_cache
 from sim.config import RunConfig
-from sim.errors import UserError
 from sim.player import Player
 from sim.referee import Referee
 from sim.rules import Rules
-from sim.run import folder, runner
 from sim.run.drivers import DRIVERS
-from sim.run.shard import play_table
 from sim.selfplay import play_batch
 from tests.test_katago import fake_command, same
 from tests.test_referee import FAKE
@@ -38,8 +34,8 @@ def runs(tmp_path) -> dict[str, RunConfig]:
     }
 
 
-def test_every_driver_is_registered_once_by_its_name():
-    assert list(DRIVERS) == list(pairing.DRIVERS)
+def test_every_driver_a_pairing_names_is_registered_by_its_name(tmp_path):
+    assert {name: cfg.driver for name, cfg in runs(tmp_path).items()} == {n: n for n in DRIVERS}
     assert all(d.name == name for name, d in DRIVERS.items())
 
 
@@ -54,85 +50,25 @@ def test_the_registry_imports_no_engine():
     assert out.stdout.strip() == "[]"
 
 
-@pytest.mark.parametrize("name", pairing.DRIVERS)
-def test_a_run_is_checked_and_compiled_by_its_drivers_registration(name, tmp_path, monkeypatch):
-    """The runner takes the registration ``sim.pairing.driver`` names and calls its check, then
-    its compile step (the game of its ``compiles``), before the run folder is made."""
-    cfg = runs(tmp_path)[name]
-    checked = []
-
-    def elsewhere(*args):
-        raise AssertionError("another driver's registration")
-
-    def compiles():
-        raise Called("compile")
-
-    for other in DRIVERS:
-        monkeypatch.setitem(
-            DRIVERS, other, dataclasses.replace(DRIVERS[other], check=elsewhere, compiles=elsewhere)
-        )
-    mine = dataclasses.replace(DRIVERS[name], check=checked.append, compiles=compiles)
-    monkeypatch.setitem(DRIVERS, name, mine)
-    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))  # no marker: it compiles
-    with pytest.raises(Called, match="compile"):
-        runner.run(cfg, tmp_path / "run")
-    assert checked == [cfg] and not (tmp_path / "run").exists()
-
-
-@pytest.mark.parametrize("name", pairing.DRIVERS)
-def test_the_games_are_played_by_the_drivers_registration(name, tmp_path, monkeypatch):
-    cfg = runs(tmp_path)[name]
-
-    def games():
-        def play(**kwargs):
-            raise Called(sorted(kwargs))
-
-        return play
-
-    monkeypatch.setitem(DRIVERS, name, dataclasses.replace(DRIVERS[name], games=games))
-    with pytest.raises(Called) as called:
-        play_table(cfg, np.arange(2), False)
-    keywords = ["arrow", "black", "game_ids", "record_moves", "rules", "seed", "setups"]
-    assert called.value.args[0] == [*keywords, "virtual_rate", "white"]
-
-
-@pytest.mark.parametrize("name", pairing.DRIVERS)
-def test_the_manifest_says_what_the_drivers_games_do_not_control(name, tmp_path, monkeypatch):
-    cfg = runs(tmp_path)[name]
-    assert ("reproducibility" in folder.new_manifest(cfg, None, {})) == (name != "batch")
-    note = dataclasses.replace(DRIVERS[name], reproducibility="its own note")
-    monkeypatch.setitem(DRIVERS, name, note)
-    assert folder.new_manifest(cfg, None, {})["reproducibility"] == "its own note"
-
-
-def test_the_checks_are_the_drivers_own(tmp_path):
-    """Each registration checks what its games need: a GTP program that refuses the board, a
-    KataGo network that is not there; what they need there, passes."""
-    cfg = runs(tmp_path)
-    DRIVERS["batch"].check(cfg["batch"])
-    refuses = Player("gtp", command=[sys.executable, str(FAKE), "pass", "--refuse", "boardsize"])
-    with pytest.raises(UserError, match=r"players\.white\.command: .*'boardsize 5' refused"):
-        DRIVERS["referee"].check(dataclasses.replace(cfg["referee"], white=refuses))
-    DRIVERS["referee"].check(cfg["referee"])
-    with pytest.raises(UserError, match=r"players\.black\.model: no such file: .*net"):
-        DRIVERS["katago"].check(cfg["katago"])
-    (tmp_path / "net").write_bytes(b"a network")
-    DRIVERS["katago"].check(cfg["katago"])
-
-
-@pytest.mark.parametrize("name", pairing.DRIVERS)
-def test_each_driver_compiles_its_games_once_under_its_own_name(name, tmp_path, monkeypatch):
+@pytest.mark.parametrize("name", DRIVERS)
+def test_each_driver_compiles_its_kernels_once(name, tmp_path, monkeypatch):
     """The compile step plays one game of stand-ins, starts no program (KataGo's network is
-    not even there), says so the first time, and leaves the marker of its driver and variant."""
+    not even there), says so the first time, and leaves one marker named by the kernels it
+    compiled, their variant and what decides their code; a driver of the same kernels then
+    compiles nothing."""
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))  # the markers; numba keeps its cache
-    kwargs = runs(tmp_path)[name].play_kwargs()
+    cfg = runs(tmp_path)
     first, again = io.StringIO(), io.StringIO()
-    DRIVERS[name].compile(kwargs, first)
-    DRIVERS[name].compile(kwargs, again)
+    DRIVERS[name].compile(cfg[name].play_kwargs(), first)
+    same = [d for d in DRIVERS if d != name and DRIVERS[d].compiles is DRIVERS[name].compiles]
+    for other in [name, *same]:
+        DRIVERS[other].compile(cfg[other].play_kwargs(), again)
     lines = first.getvalue().splitlines()
     assert lines[0] == "compiling the kernels for light playouts (first time only)..."
     assert lines[1].startswith("compiled in ") and again.getvalue() == ""
-    assert [p.name for p in tmp_path.iterdir()] == [f"compiled-{name}-light"]
+    kernels = "batch" if name == "batch" else "refereed"
+    key = kernel_cache.kernel_cache_dir().name
+    assert [p.name for p in tmp_path.iterdir()] == [f"compiled-{kernels}-light-{key}"]
 
 
 def test_the_drivers_that_referee_compile_the_simulators_players_as_they_move_them():

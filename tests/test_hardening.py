@@ -175,7 +175,7 @@ def komi_runs(tmp_path_factory):
 def test_jpdsim_komi_fits_each_config_apart(komi_runs, capsys):
     """A 5x5 and a 9x9 run are never one fit: `jpdsim komi` prints one block per config, each
     fitted on its own games only."""
-    from analysis import counts, komi
+    from analysis import counts, komi_sweep
 
     runs = [komi_runs["5x5 low"], komi_runs["9x9 high"]]
     assert cli.main(["komi", *map(str, runs)]) == 0
@@ -184,7 +184,7 @@ def test_jpdsim_komi_fits_each_config_apart(komi_runs, capsys):
     assert len(headings) == 2
     assert "5x5" in headings[0] and "9x9" in headings[1]
     assert all(re.search(r"; (399|400) games at 1 komis\):$", h) for h in headings)  # not pooled
-    table = komi.komi_study_table(counts.compute(runs), n_boot=0)
+    table = komi_sweep.komi_study_table(counts.compute(runs), n_boot=0)
     per_config = table.groupby("config")["games"].max()
     assert [c.split()[0] for c in per_config.index] == ["5x5", "9x9"]
     assert (per_config <= 400).all()
@@ -226,11 +226,11 @@ def test_a_report_of_a_run_named_twice_counts_it_once(komi_runs, tmp_path, quick
 def test_a_crossing_across_a_gap_has_an_interval_that_covers_it(komi_runs, capsys):
     """Komis -2 and 20 on 9x9 (Black's score near 1 and near 0): the fitted crossing lies
     somewhere in a 22-point gap where no game was played, and the interval says so."""
-    from analysis import counts, komi
+    from analysis import counts, komi_sweep
 
     runs = [komi_runs["9x9 low"], komi_runs["9x9 high"]]
     data = counts.compute(runs)
-    row = komi.fitted_fair_komi(data, ["jpd_b"], n_boot=200).iloc[0]
+    row = komi_sweep.fitted_fair_komi(data, ["jpd_b"], n_boot=200).iloc[0]
     assert row["bracketed"] and row["komi gap"] == 22
     assert row["fair komi lo"] <= -2 and row["fair komi hi"] >= 20
     assert row["note"].startswith("a gap: no komi played between -2 and 20")
@@ -242,18 +242,25 @@ def test_a_crossing_across_a_gap_has_an_interval_that_covers_it(komi_runs, capsy
 
 
 def test_a_gap_of_one_point_or_less_is_no_gap():
-    from analysis import komi
+    from analysis import komi_sweep
     from tests.test_analysis_komi_sweep import sweep
 
-    row = komi.fitted_fair_komi(
+    row = komi_sweep.fitted_fair_komi(
         sweep({k: [25] * 10 for k in (23.5, 24.5, 25.5)}), ["jpd_b"], n_boot=100
     ).iloc[0]
     assert (row["komi gap"], row["note"]) == (1, "")
     assert 24.5 <= row["fair komi lo"] <= row["fair komi hi"] <= 25.5
-    wide = komi.fitted_fair_komi(sweep({-1000: [3] * 10, 1000: [3] * 10}), ["jpd_b"], n_boot=100)
+    wide = komi_sweep.fitted_fair_komi(
+        sweep({-1000: [3] * 10, 1000: [3] * 10}), ["jpd_b"], n_boot=100
+    )
     wide = wide.iloc[0]
     assert wide["fair komi"] == 0 and wide["komi gap"] == 2000
     assert (wide["fair komi lo"], wide["fair komi hi"]) == (-1000, 1000)
+    # a fit of exactly 1/2 from 20.5 to 29.5, every point played: the crossing's middle, no gap
+    even = komi_sweep.fitted_fair_komi(
+        sweep({k + 0.5: [20, 30] * 5 for k in range(19, 31)}), ["jpd_b"], n_boot=100
+    ).iloc[0]
+    assert (even["fair komi"], even["komi gap"], even["note"]) == (25, 1, "")
 
 
 # --- 3. advice that grows a run ------------------------------------------------------------

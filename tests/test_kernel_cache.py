@@ -5,6 +5,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -87,19 +88,23 @@ def test_the_engine_points_numba_at_the_folder_and_writes_nothing(tmp_path):
     assert _in_a_new_home(code, tmp_path) == ["True"]
 
 
-def test_old_cache_folders_are_removed(tmp_path):
+def test_old_cache_folders_are_removed_but_not_recently_used_ones(tmp_path, monkeypatch):
     base = tmp_path / "jpdsim"
-    folders = [base / f"numba-{i}" for i in range(5)]
+    folders = [base / f"numba-{i}" for i in range(6)]
     for i, folder in enumerate(folders):
         folder.mkdir(parents=True)
-        os.utime(folder, (1000 + i, 1000 + i))  # numba-4 the most recently used
+        os.utime(folder, (1000 + i, 1000 + i))  # numba-5 the most recently used
+    recent = time.time() - kernel_cache.STALE / 2  # another checkout used numba-1 today
+    os.utime(folders[1], (recent, recent))
+    monkeypatch.setattr(kernel_cache, "kernel_cache_dir", lambda: folders[0])
     kernel_cache.mark_used(folders[0])  # used now
-    assert sorted(p.name for p in base.iterdir()) == ["numba-0", "numba-3", "numba-4"]
+    assert sorted(p.name for p in base.iterdir()) == ["numba-0", "numba-1", "numba-4", "numba-5"]
 
 
 def test_a_folder_named_by_the_user_is_used_and_its_neighbours_are_kept(tmp_path):
-    mine = [tmp_path / f"numba-{i}" for i in range(5)]
+    mine = [tmp_path / "jpdsim" / f"numba-{i}" for i in range(5)]
     for folder in mine:
-        folder.mkdir()
-    kernel_cache.mark_used(tmp_path / "numba-new")
-    assert len(list(tmp_path.iterdir())) == 6
+        folder.mkdir(parents=True)
+        os.utime(folder, (1000, 1000))
+    kernel_cache.mark_used(tmp_path / "jpdsim" / "numba-x")  # as NUMBA_CACHE_DIR names it
+    assert len(list((tmp_path / "jpdsim").iterdir())) == 6

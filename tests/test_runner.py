@@ -27,7 +27,7 @@ from sim.dataset.layout import MOVES_SCHEMA
 from sim.dataset.read import read_games
 from sim.dataset.write import write_atomic
 from sim.errors import UserError
-from sim.run import runner
+from sim.run import folder, runner
 from sim.run.shard import play_table
 from sim.run.stored import replay_stored
 from sim.schema import GAME_SCHEMA, RULESETS
@@ -339,6 +339,19 @@ def test_one_runner_per_folder(config_file, tmp_path):
     (tmp_path / "file").write_text("")
     with pytest.raises(UserError, match="exists and is not a folder"):
         runner.run(load_config(config_file), tmp_path / "file")
+
+
+def test_a_readers_brief_shared_lock_does_not_turn_a_run_away(tmp_path):
+    """``advice.writing`` probes a folder with a shared lock for an instant: a run starting in
+    that instant waits for it rather than saying another run writes there."""
+    import threading
+
+    fcntl = pytest.importorskip("fcntl")
+    (tmp_path / ".lock").touch()
+    with open(tmp_path / ".lock", "rb") as probe:
+        fcntl.flock(probe, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        threading.Timer(0.2, fcntl.flock, (probe, fcntl.LOCK_UN)).start()
+        folder.lock(tmp_path).close()
 
 
 def test_unwritable_out_is_one_line(config_file, tmp_path, capsys):

@@ -129,7 +129,7 @@ def _rate(k, n, lo, hi) -> str:
 def tables(figure: Path) -> None:
     from make import markdown
 
-    from analysis import ab_effect, counts, komi, plots
+    from analysis import ab_effect, counts, komi_sweep, plots
     from sim.dataset.check import check_run
 
     data = {}
@@ -144,8 +144,8 @@ def tables(figure: Path) -> None:
         size = int(name.split("x")[0])
         if size not in SOLVED:
             continue
-        fit = komi.fitted_fair_komi(d, rulesets=("chinese",)).iloc[0]
-        curve = komi.sweep_curve(d, rulesets=("chinese",)).set_index("komi")["score"]
+        fit = komi_sweep.fitted_fair_komi(d, rulesets=("chinese",)).iloc[0]
+        curve = komi_sweep.sweep_curve(d, rulesets=("chinese",)).set_index("komi")["score"]
         value = SOLVED[size]
         rows.append(
             {
@@ -168,7 +168,7 @@ def tables(figure: Path) -> None:
     nine = {name[4:]: d for name, d in data.items() if name.startswith("9x9")}
     rows = []
     for player, d in nine.items():
-        fit = komi.fitted_fair_komi(d).set_index("ruleset")
+        fit = komi_sweep.fitted_fair_komi(d).set_index("ruleset")
         row = {"players": player, "games": int(fit["games"].max())}
         for r in fit.index:
             f = fit.loc[r]
@@ -199,8 +199,8 @@ def tables(figure: Path) -> None:
     if shown:
         both = counts.statistics(shown)
         by = "run" if len(shown) > 1 else None  # a cube has runs only when there are several
-        curve = komi.sweep_curve(both, ["chinese"], by=by)
-        fitted = komi.fitted_fair_komi(both, ["chinese"], by=by)
+        curve = komi_sweep.sweep_curve(both, ["chinese"], by=by)
+        fitted = komi_sweep.fitted_fair_komi(both, ["chinese"], by=by)
         figure.parent.mkdir(parents=True, exist_ok=True)
         plots.sweep_curve(curve, fitted, by=by).savefig(figure, dpi=70, bbox_inches="tight")
         print(f"\n(figure: {figure})")

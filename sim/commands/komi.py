@@ -1,6 +1,6 @@
 """``jpdsim komi RUN_DIR...``: the fair komi of runs, per config (board size, rules, players)
 and ruleset, fitted across the komis their games were played at
-(``analysis.komi.komi_study_table``: a komi sweep, or runs at different komis together), with
+(``analysis.komi_sweep.komi_study_table``: a komi sweep, or runs at different komis together), with
 its bootstrap interval and the margin method's value beside it. ``jpdsim run`` prints the same
 table after the summary of a run with a ``komi_sweep``."""
 
@@ -14,9 +14,9 @@ def komi_text(run_dirs: list[str | Path]) -> str:
     players, virtual-move rate, move cap: runs of different configs are fitted apart, as
     ``jpdsim report`` splits them), the notes below it (a missing value, a gap between the
     komis around the crossing). The heading names the config when there are several."""
-    from analysis import counts, komi  # the analysis only here: pandas loads in a while
+    from analysis import counts, komi_sweep  # the analysis only here: pandas loads in a while
 
-    table = komi.komi_study_table(counts.statistics(run_dirs))
+    table = komi_sweep.komi_study_table(counts.statistics(run_dirs))
     several = table["config"].nunique() > 1
     blocks = []
     for (config, players), part in table.groupby(["config", "players"], sort=False):

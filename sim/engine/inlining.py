@@ -68,7 +68,7 @@ def install(worker=InlineWorker) -> str | None:
     if any(_digest(getattr(worker, name, None)) != digest for name, digest in VERIFIED.items()):
         return (
             f"numba {numba.__version__}'s inliner is not the one verified (numba 0.68): the "
-            "kernels compile with its copies of their helpers' IR, about 1.4x as long"
+            "kernels compile with its copies of their helpers' IR, about 1.3x as long"
         )
 
     def inline_function(self, caller_ir, block, i, function, arg_typs=None):

@@ -23,13 +23,14 @@ import numpy as np
 from sim import kernel_cache
 from sim.config import RunConfig
 from sim.errors import UserError
+from sim.files import write_text_atomic
 from sim.pairing import VARIANTS, kernel_variant
 from sim.player import Player
 
 
 @dataclass(frozen=True)
 class Driver:
-    """A driver: its ``name`` (one of ``sim.pairing.DRIVERS``); ``check(cfg)``, the start-up
+    """A driver: its ``name`` (what ``sim.pairing.driver`` returns); ``check(cfg)``, the start-up
     checks of a run it plays (its programs start, answer and take the run's rules; its setups
     have liberties), a UserError naming the key; ``games`` and ``compiles`` import and return
     the function that plays its games (``sim.selfplay.play_batch``'s contract) and the one
@@ -62,7 +63,10 @@ class Driver:
         variant = kernel_variant(black, white)
         cache = kernel_cache.folder()
         kernel_cache.mark_used(cache)
-        marker = cache / f"compiled-{self.name}-{variant}"
+        # keyed by the kernels compiled and by what decides their code, for a folder that
+        # NUMBA_CACHE_DIR names (kernel_cache_dir's name is that key)
+        kernels = self.compiles.__name__.strip("_")
+        marker = cache / f"compiled-{kernels}-{variant}-{kernel_cache.kernel_cache_dir().name}"
         if not marker.exists():
             play = self.compiles()  # imports the engine (numba): only to compile
             log.write(f"compiling the kernels for {VARIANTS[variant]} (first time only)...\n")
@@ -74,7 +78,7 @@ class Driver:
             from sim.engine import PATCHES_OFF
 
             with contextlib.suppress(OSError):  # a cache numba cannot write either: said again
-                marker.write_text("".join(f"{line}\n" for line in PATCHES_OFF), "utf-8")
+                write_text_atomic(marker, "".join(f"{line}\n" for line in PATCHES_OFF))
         try:
             patches_off = tuple(marker.read_text("utf-8").splitlines())
         except (OSError, UnicodeDecodeError):

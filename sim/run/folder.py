@@ -5,6 +5,7 @@ temporary files of a killed runner removed."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from sim.config import RunConfig, config_from_dict
@@ -14,6 +15,8 @@ from sim.dataset.manifest import now, read_manifest, write_manifest
 from sim.errors import UserError
 from sim.run.drivers import DRIVERS
 from sim.schema import SCHEMA_VERSION
+
+LOCK_TRIES, LOCK_WAIT = 20, 0.05  # a busy folder's lock is tried for about a second
 
 
 def _config_differences(stored: dict, cfg: RunConfig) -> list[str]:
@@ -116,12 +119,14 @@ def lock(run_dir: Path):
         import fcntl
     except ImportError:  # not POSIX: no lock
         return f
-    try:
-        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        f.close()
-        raise UserError(f"{run_dir}: another jpdsim run is writing into this folder") from None
-    return f
+    for _ in range(LOCK_TRIES):  # a reader's brief shared probe (advice.writing) yields
+        try:
+            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return f
+        except OSError:
+            time.sleep(LOCK_WAIT)
+    f.close()
+    raise UserError(f"{run_dir}: another jpdsim run is writing into this folder") from None
 
 
 def new_manifest(cfg: RunConfig, config_file: str | None, env: dict) -> dict:
