@@ -271,3 +271,9 @@ def test_real_runs_at_three_komis(tmp_path):
     assert 8.5 < row["fair komi (margins)"] < 9.5
     table = komi_sweep.komi_study_table(data, n_boot=100)
     assert set(table["players"]) == {"random / random"} and (table["komis"] == 3).all()
+
+
+def test_bootstrap_counts_keep_the_total():
+    boot = komi_fit.bootstrap_counts(np.array([0, 5, 0, 3]), n_boot=50, seed=3)
+    assert boot.shape == (50, 4)
+    assert (boot.sum(axis=1) == 8).all() and (boot[:, [0, 2]] == 0).all()

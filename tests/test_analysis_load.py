@@ -68,12 +68,6 @@ def test_hist_quantiles_agree_with_numpy():
     np.testing.assert_array_equal(got, np.quantile(x, qs, method="inverted_cdf"))
 
 
-def test_bootstrap_counts_keep_the_total():
-    boot = stats.bootstrap_counts(np.array([0, 5, 0, 3]), n_boot=50, seed=3)
-    assert boot.shape == (50, 4)
-    assert (boot.sum(axis=1) == 8).all() and (boot[:, [0, 2]] == 0).all()
-
-
 def test_groups_codes_and_keys():
     df = pd.DataFrame({"a": [2, 1, 2, 1, 3], "b": list("xxyxy")})
     codes, keys = groups.split(df, ["a", "b"])

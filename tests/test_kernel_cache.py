@@ -94,11 +94,12 @@ def test_old_cache_folders_are_removed_but_not_recently_used_ones(tmp_path, monk
     for i, folder in enumerate(folders):
         folder.mkdir(parents=True)
         os.utime(folder, (1000 + i, 1000 + i))  # numba-5 the most recently used
-    recent = time.time() - kernel_cache.STALE / 2  # another checkout used numba-1 today
-    os.utime(folders[1], (recent, recent))
+    for i in (1, 2, 3):  # other checkouts used these today, numba-1 the longest ago
+        recent = time.time() - kernel_cache.STALE / (i + 1)
+        os.utime(folders[i], (recent, recent))
     monkeypatch.setattr(kernel_cache, "kernel_cache_dir", lambda: folders[0])
-    kernel_cache.mark_used(folders[0])  # used now
-    assert sorted(p.name for p in base.iterdir()) == ["numba-0", "numba-1", "numba-4", "numba-5"]
+    kernel_cache.mark_used(folders[0])  # used now: with 2 and 3 the KEEP most recent
+    assert sorted(p.name for p in base.iterdir()) == ["numba-0", "numba-1", "numba-2", "numba-3"]
 
 
 def test_a_folder_named_by_the_user_is_used_and_its_neighbours_are_kept(tmp_path):
