@@ -30,7 +30,7 @@ import pandas as pd
 from analysis import groups, load, runs, stats
 from analysis.stats import WEIGHT
 from sim.dataset.check import RunState
-from sim.errors import UserError, one_line
+from sim.errors import UserError
 from sim.schema import CONFIG_COLUMNS, FIRST, LAST, RULESET_SCORE, RULESETS
 
 #: Keys of every cube: what a table may group by (``run`` only when there are several runs).
@@ -291,16 +291,11 @@ def _local(tasks: list[tuple]) -> Iterator[Statistics]:
 
 def _on_cluster(tasks: list[tuple], scheduler: str) -> Iterator[Statistics]:
     """The batches reduced on the Dask cluster at ``scheduler``, as they finish."""
-    try:
-        from distributed import Client, as_completed
-    except ImportError:
-        raise UserError(
-            "--scheduler needs Dask's distributed (pip install 'jpdsim[dask]')"
-        ) from None
-    try:
-        client = Client(scheduler, timeout="10s")
-    except (OSError, TimeoutError, ValueError) as err:
-        raise UserError(f"--scheduler {scheduler}: cannot connect ({one_line(err)})") from None
+    from sim.run.dask_backend import connect
+
+    client = connect(scheduler)
+    from distributed import as_completed
+
     with client:
         futures = [client.submit(reduce_batch, *t, pure=False) for t in tasks]
         for _, result in as_completed(futures, with_results=True):

@@ -16,7 +16,7 @@ import signal
 import sys
 
 from sim import __version__, interrupts
-from sim.errors import UserError
+from sim.errors import UserError, limit_error
 
 
 def _path(text: str) -> str:
@@ -274,6 +274,11 @@ def _main(argv) -> int:
     except BrokenPipeError:  # stdout closed early (| head): stop quietly, as a filter does
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no error at exit
         return 141
+    except Exception as err:  # a limit of the process: one line
+        if (limit := limit_error(err)) is None:
+            raise
+        print(f"{name}: error: {limit}", file=sys.stderr)
+        return 2
     finally:
         _forget_handled_interrupt()
 

@@ -33,10 +33,18 @@ max_actions     move cap per game, 1..MAX_ACTIONS_LIMIT (1,000,000)    8 * N * N
 dead_stones     ``sim.schema.DEAD_STONES``                              ``"all_alive"``
 [komi]          komi per ruleset (``sim.schema.RULESETS``), finite       ``sim.schema.DEFAULT_KOMI``
 komi_sweep      ``{ ruleset = R, values = [k0, k1, ...] }``: game i is      no sweep
-                played at komi ``values[i mod k]`` for ruleset R, every
-                other ruleset's komi moved by as much (its offset from
-                R's in ``[komi]`` kept); 1..MAX_SWEEP (1000) distinct
-                values (``sim.rules.KomiSweep``)
+                played at komi ``values[(i div s) mod k]`` for ruleset
+                R (s setups, else 1: every komi from every setup),
+                every other ruleset's komi moved by as much (its offset
+                from R's in ``[komi]`` kept); 1..MAX_SWEEP (1000)
+                distinct values; ``cross_setups = false``: ``values[i
+                mod k]``, as runs stored without the key played
+                (``sim.rules.KomiSweep``)
+komi_search     ``{ ruleset = R, precision = 0.25, max_games = 4000,      no search
+                round_games = 400, start = K }``: rounds of games at
+                komis chosen from the results before them, until the
+                fair komi's 95% interval is ``precision`` wide on either
+                side (``sim.komi_search``); decides ``games``
 =============== ======================================================= ==========================
 
 The keys ``policy_b``/``policy_w`` of schema 1 are gone: ``[players.black] kind = ...`` says
@@ -55,8 +63,9 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.errors import UserError
+from sim.errors import UserError, quoted
 from sim.files import read_text
+from sim.komi_search import KomiSearch, Round
 from sim.options import OptionError, choice, folder_name, integer, number
 from sim.pairing import driver
 from sim.player import Player
@@ -89,11 +98,14 @@ class RunConfig:
     record_moves: str | None = None  # None: "all" if a program plays, else "none"
     setup: tuple[Setup, ...] = ()
     komi_sweep: KomiSweep | None = None
+    komi_search: KomiSearch | None = None
 
     def __post_init__(self):
         folder_name("name", self.name)
-        integer("games", self.games, 1, MAX_GAMES)
         integer("shard_size", self.shard_size, 1, MAX_SHARD_SIZE)
+        if self.komi_search is not None:
+            self._start_search()
+        integer("games", self.games, 1, MAX_GAMES)
         if self.n_shards > MAX_SHARDS:
             raise OptionError(
                 "games",
@@ -125,6 +137,8 @@ class RunConfig:
         if self.komi_sweep is not None:
             if not isinstance(self.komi_sweep, KomiSweep):
                 raise OptionError("komi_sweep", "must be a sim.rules.KomiSweep")
+            if len(self.setup) < 2:  # nothing to cross: one config whatever the key says
+                object.__setattr__(self, "komi_sweep", replace(self.komi_sweep, cross_setups=True))
             for colour in ("black", "white"):
                 if getattr(self, colour).komi_to_engine is not None:
                     raise OptionError(
@@ -133,24 +147,73 @@ class RunConfig:
                         "komi_to_engine would not follow it",
                     )
 
-    # -- komi sweeps --------------------------------------------------------------------
+    def _start_search(self) -> None:
+        """Check the ``komi_search``, decide its first round, and take its games."""
+        search = self.komi_search
+        if not isinstance(search, KomiSearch):
+            raise OptionError("komi_search", "must be a sim.komi_search.KomiSearch")
+        if self.komi_sweep is not None:
+            raise OptionError("komi_search", "a run has a komi_sweep or a komi_search, not both")
+        if search.round_games % self.shard_size:
+            raise OptionError(
+                "komi_search.round_games",
+                f"must be whole shards: a multiple of shard_size ({self.shard_size:,}), got "
+                f"{search.round_games:,}",
+            )
+        if not isinstance(self.rules, Rules):
+            raise OptionError("rules", "must be a sim.rules.Rules")
+        search = search.started(self.rules.komi[search.ruleset])
+        object.__setattr__(self, "komi_search", search)
+        object.__setattr__(self, "games", search.games)
+
+    def with_round(self, round_: Round) -> RunConfig:
+        """The config of a search with its next round decided (its games added)."""
+        search = self.komi_search
+        return replace(self, komi_search=replace(search, rounds=(*search.rounds, round_)))
+
+    def with_rounds_of(self, run: RunConfig) -> RunConfig:
+        """This config with the rounds that the search of ``run`` decided."""
+        return replace(self, komi_search=replace(self.komi_search, rounds=run.komi_search.rounds))
+
+    # -- komi sweeps and searches -------------------------------------------------------
     def at_komi(self, k: int) -> RunConfig:
         """The config of the games played at the sweep's k-th komi (no sweep: itself)."""
         if self.komi_sweep is None:
             return self
         return replace(self, rules=self.komi_sweep.rules(self.rules, k), komi_sweep=None)
 
+    def at_komi_value(self, value: float) -> RunConfig:
+        """The config of a search's games played at komi ``value``."""
+        rules = self.rules.at_komi(self.komi_search.ruleset, value)
+        return replace(self, rules=rules, komi_search=None)
+
     def komi_groups(self, game_ids: np.ndarray) -> list[tuple[RunConfig, np.ndarray]]:
         """The games ``game_ids`` by the komi they are played at: (their config, their
-        positions in ``game_ids``), one group without a sweep."""
+        positions in ``game_ids``), one group without a sweep or a search. Game i starts from
+        setup i mod s (``sim.batch``) and is played at the sweep's komi (i div s) mod k, so that
+        every (komi, setup) pair has one game in each s * k (``cross_setups``; else at komi
+        i mod k); a search crosses its round's komis with the setups the same way."""
+        if self.komi_search is not None:
+            values = self.komi_search.komi_of(game_ids, self.setups_crossed)
+            return [(self.at_komi_value(v), np.flatnonzero(values == v)) for v in np.unique(values)]
         if self.komi_sweep is None:
             return [(self, np.arange(len(game_ids)))]
-        k = np.asarray(game_ids, np.int64) % len(self.komi_sweep.values)
+        step = self.setups_crossed if self.komi_sweep.cross_setups else 1
+        k = np.asarray(game_ids, np.int64) // step % len(self.komi_sweep.values)
         return [(self.at_komi(j), np.flatnonzero(k == j)) for j in np.unique(k).tolist()]
 
     @property
+    def setups_crossed(self) -> int:
+        """The games in a row that share a komi of a sweep or a search: one per setup."""
+        return max(len(self.setup), 1)
+
+    @property
     def komi_configs(self) -> list[RunConfig]:
-        """The config of every komi the run's games are played at (itself without a sweep)."""
+        """The config of every komi the run's games are played at (itself without a sweep or
+        a search)."""
+        if self.komi_search is not None:
+            komis = {k for r in self.komi_search.rounds for k in r.komis}
+            return [self.at_komi_value(k) for k in sorted(komis)]
         sweep = self.komi_sweep.values if self.komi_sweep else [None]
         return [self.at_komi(k) for k in range(len(sweep))]
 
@@ -177,6 +240,8 @@ class RunConfig:
         players = {"black": self.black.to_dict(), "white": self.white.to_dict()}
         if self.komi_sweep is not None:
             out["komi_sweep"] = self.komi_sweep.to_dict()
+        if self.komi_search is not None:
+            out["komi_search"] = self.komi_search.to_dict()
         return {**out, "players": players, **self.rules.to_dict()}
 
     @property
@@ -201,9 +266,9 @@ class RunConfig:
         )
 
 
-_OWN_READERS = ("rules", "black", "white", "komi_sweep")
+_OWN_READERS = ("rules", "black", "white", "komi_sweep", "komi_search")
 _RUN_KEYS = tuple(f.name for f in fields(RunConfig) if f.name not in _OWN_READERS)
-_KEYS = (*_RUN_KEYS, "to_move", "players", "komi_sweep", "rules", *RULE_KEYS)
+_KEYS = (*_RUN_KEYS, "to_move", "players", "komi_sweep", "komi_search", "rules", *RULE_KEYS)
 _GONE = {"policy_b": "[players.black] kind = ...", "policy_w": "[players.white] kind = ..."}
 
 
@@ -232,7 +297,7 @@ def setups_from_dict(raw: dict, where: str) -> tuple[Setup, ...]:
     specs = specs if isinstance(specs, list) else [specs]
     to_move = raw.get("to_move")
     if to_move is not None and to_move not in TO_MOVE:
-        raise OptionError("to_move", f"must be black or white, got {to_move!r}")
+        raise OptionError("to_move", f"must be black or white, got {quoted(to_move)}")
     if to_move == "white" and not specs:
         raise OptionError("to_move", "White moves first only from a setup")
     setups = []
@@ -240,7 +305,7 @@ def setups_from_dict(raw: dict, where: str) -> tuple[Setup, ...]:
         try:
             x = load_setup(spec)
         except ValueError as err:
-            entry = repr(spec) if isinstance(spec, str) else f"entry {i + 1}"
+            entry = quoted(spec) if isinstance(spec, str) else f"entry {i + 1}"
             raise UserError(f"{where}: key 'setup' ({entry}): {err}") from None
         setups.append(x if to_move is None else replace(x, to_move=to_move))
     names = [x.name for x in setups]
@@ -270,17 +335,27 @@ def config_from_dict(
         setups = setups_from_dict(raw, where)
         if setups and "board_size" not in raw:
             raw = {**raw, "board_size": setups[0].size}
-        for key in ("board_size", "games"):
+        search = raw.get("komi_search")
+        if search is not None and "games" in raw and not stored:
+            raise OptionError("games", "a komi_search decides its games (komi_search.max_games)")
+        for key in ("board_size", "games") if search is None else ("board_size",):
             if key not in raw:
                 raise OptionError(key, "missing (required)")
         players = players_from_dict(raw, stored)
-        values = {"name": default_name, **{k: raw[k] for k in _RUN_KEYS if k in raw}}
+        values = {"name": default_name, "games": 0, **{k: raw[k] for k in _RUN_KEYS if k in raw}}
         if values["name"] is None:
             raise OptionError("name", "missing (required)")
         rule_keys = {k: raw[k] for k in RULE_KEYS if k in raw and k != "board_size"}
         rules = Rules.preset(raw.get("rules", "jpd"), raw["board_size"], **rule_keys)
-        sweep = KomiSweep.from_table(raw["komi_sweep"]) if "komi_sweep" in raw else None
-        return RunConfig(**{**values, "setup": setups}, rules=rules, **players, komi_sweep=sweep)
+        sweep = KomiSweep.from_table(raw["komi_sweep"], stored) if "komi_sweep" in raw else None
+        search = None if search is None else KomiSearch.from_table(search, stored)
+        return RunConfig(
+            **{**values, "setup": setups},
+            rules=rules,
+            **players,
+            komi_sweep=sweep,
+            komi_search=search,
+        )
     except OptionError as err:
         raise UserError(f"{where}: key {err.key!r}: {err.reason}") from None
 
@@ -305,6 +380,6 @@ def load_config(path: str | Path, games: int | None = None, seed: int | None = N
     overrides = {"games": games, "seed": seed}
     for key, value in overrides.items():
         if value is not None:
-            raw = {**cfg.to_dict(), key: value}
-            cfg = config_from_dict(raw, f"option --{key}")
+            raw = {**raw, key: value}
+            cfg = config_from_dict(raw, f"option --{key}", default_name=path.stem)
     return cfg

@@ -12,6 +12,8 @@ from __future__ import annotations
 import math
 import re
 
+from sim.errors import quoted
+
 _FOLDER_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 
 
@@ -36,9 +38,9 @@ def _bound(x) -> str:
 def integer(key: str, value, lo: int, hi: int) -> int:
     """``value``, an integer (not a bool) in ``lo..hi``."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise OptionError(key, f"must be an integer, got {value!r}")
+        raise OptionError(key, f"must be an integer, got {quoted(value)}")
     if not lo <= value <= hi:
-        raise OptionError(key, f"must be in {_bound(lo)}..{_bound(hi)}, got {value!r}")
+        raise OptionError(key, f"must be in {_bound(lo)}..{_bound(hi)}, got {quoted(value)}")
     return value
 
 
@@ -47,24 +49,26 @@ def number(key: str, value, lo: float = -math.inf, hi: float = math.inf) -> floa
     given."""
     bounded = math.isfinite(lo) or math.isfinite(hi)
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise OptionError(key, f"must be {'a' if bounded else 'a finite'} number, got {value!r}")
+        raise OptionError(
+            key, f"must be {'a' if bounded else 'a finite'} number, got {quoted(value)}"
+        )
     if not (math.isfinite(value) and lo <= value <= hi):
         limits = f"in {_bound(lo)}..{_bound(hi)}" if bounded else "a finite number"
-        raise OptionError(key, f"must be {limits}, got {value!r}")
+        raise OptionError(key, f"must be {limits}, got {quoted(value)}")
     return float(value)
 
 
 def choice(key: str, value, choices) -> str:
     """``value``, one of the strings ``choices``."""
     if not isinstance(value, str) or value not in choices:
-        raise OptionError(key, f"must be one of {', '.join(choices)}; got {value!r}")
+        raise OptionError(key, f"must be one of {', '.join(choices)}; got {quoted(value)}")
     return value
 
 
 def flag(key: str, value) -> bool:
     """``value``, a bool."""
     if not isinstance(value, bool):
-        raise OptionError(key, f"must be true or false, got {value!r}")
+        raise OptionError(key, f"must be true or false, got {quoted(value)}")
     return value
 
 
@@ -74,6 +78,6 @@ def folder_name(key: str, value) -> str:
         raise OptionError(
             key,
             f"must be a folder-safe name (letters, digits, '.', '_', '-'; at most 100), "
-            f"got {value!r}",
+            f"got {quoted(value)}",
         )
     return value

@@ -54,8 +54,8 @@ sample_moves    its moves among the game's first N actions are   0
                 root moves (from the game's random stream:
                 varied, reproducible openings), 0..1000
 in_flight       games a worker keeps going at once, 1..4096    16
-move_timeout    seconds KataGo may go without an answer while  60
-                queries wait, 0.1..3600
+move_timeout    seconds KataGo may take over one query, from   60
+                when it is asked to its answer, 0.1..3600
 =============== ============================================== ==================
 """
 
@@ -66,6 +66,7 @@ import re
 import shlex
 from dataclasses import dataclass
 
+from sim.errors import quoted
 from sim.options import OptionError, choice, flag, integer, number
 from sim.schema import PLAYER_PARAMETERS, PLAYERS, PLAYOUTS, RULESETS
 
@@ -117,7 +118,9 @@ class Player:
             except ValueError as e:
                 raise OptionError("command", f"cannot be split into arguments: {e}") from None
         if not isinstance(command, (tuple, list)) or not all(isinstance(a, str) for a in command):
-            raise OptionError("command", f"must be a string or a list of strings, got {command!r}")
+            raise OptionError(
+                "command", f"must be a string or a list of strings, got {quoted(command)}"
+            )
         object.__setattr__(self, "command", tuple(command))
         if self.is_program and not self.command:
             raise OptionError("command", f"a {self.kind} player needs the command that starts it")
@@ -125,12 +128,12 @@ class Player:
         if self.is_program and label == "":  # the default: the program's file name
             label = os.path.basename(self.command[0])
         if not isinstance(label, str) or any(c in label for c in ",()="):
-            raise OptionError("name", f"must be a string without , ( ) =, got {label!r}")
+            raise OptionError("name", f"must be a string without , ( ) =, got {quoted(label)}")
         object.__setattr__(self, "label", label)
         for key in ("model", "config"):
             value = getattr(self, key)
             if not (isinstance(value, str) or (key == "config" and value is None)):
-                raise OptionError(key, f"must be a file name (a string), got {value!r}")
+                raise OptionError(key, f"must be a file name (a string), got {quoted(value)}")
         if self.kind == "katago" and not self.model:
             raise OptionError("model", "a katago player needs the network file it plays with")
         if self.kind == "katago" and self.visits < 2:
@@ -169,7 +172,7 @@ class Player:
         if isinstance(table, str):
             table = {"kind": table}
         if not isinstance(table, dict):
-            raise OptionError("kind", f"must be a table with a kind, got {table!r}")
+            raise OptionError("kind", f"must be a table with a kind, got {quoted(table)}")
         kind = choice("kind", table.get("kind", "random"), PLAYERS)
         allowed = PLAYER_PARAMETERS[kind]
         if stored:
@@ -192,7 +195,8 @@ class Player:
         if form is None or form[1] not in PLAYERS:
             raise OptionError(
                 "player",
-                f"{name!r} is not KIND or KIND(KEY=VALUE,...) of a kind of {', '.join(PLAYERS)}",
+                f"{quoted(name)} is not KIND or KIND(KEY=VALUE,...) of a kind of "
+                f"{', '.join(PLAYERS)}",
             )
         kind, keys = form[1], PLAYER_PARAMETERS[form[1]]
         named, errors = {}, []  # a player of that name -> the parameters its reading names
@@ -214,7 +218,7 @@ class Player:
             )
         if not most:
             why = errors[0] if errors else f"{kind}'s parameters are, in order, {', '.join(keys)}"
-            raise OptionError("player", f"{name!r} is not a canonical player name ({why})")
+            raise OptionError("player", f"{quoted(name)} is not a canonical player name ({why})")
         return most[0]
 
     def to_dict(self) -> dict:
@@ -267,7 +271,7 @@ def _value(key: str, text: str):
             return int(text)
         return {"True": True, "False": False}[text] if key == "stop_early" else text
     except (ValueError, KeyError):
-        raise OptionError(key, f"cannot be read from {text!r}") from None
+        raise OptionError(key, f"cannot be read from {quoted(text)}") from None
 
 
 _NAME = re.compile(r"(\w+)(?:\((.*)\))?", re.DOTALL)  # KIND or KIND(...): Player.name

@@ -6,7 +6,10 @@ A fault — the program died, did not answer in time, answered what its protocol
 allow — is an ``EngineError``; the protocol modules (``sim.gtp.engine``, ``sim.katago.engine``)
 raise it, and ``restart`` starts a fresh process. ``kill`` sends SIGKILL to the whole group (a
 wrapper script's children go with it); ``close_all`` ends every program of this process, also
-at exit, and ``kill_all`` kills them from a signal handler.
+at exit, and ``kill_all`` kills them from a signal handler. ``shared`` keeps a program per key
+for the process (a local worker's, which ends with its run), or, within ``task_programs``, for
+one task alone (a Dask task: nothing outlives it, nothing is shared with another thread's).
+``shown`` puts what a program said into a message, cut to a bounded length.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import shlex
 import shutil
 import signal
 import subprocess
+import threading
 import time
 
 from sim.errors import UserError, one_line
@@ -26,6 +30,16 @@ from sim.errors import UserError, one_line
 #: Where Debian installs GNU Go and other games, searched after PATH.
 EXTRA_PATH = "/usr/games"
 _STDERR_KEPT = 2000  # bytes of a program's stderr kept for its error messages
+SHOWN = 200  # characters of a program's answer that a message shows
+
+
+def shown(text: str, quote: bool = False, limit: int = SHOWN) -> str:
+    """``text`` (what a program said) for a message: its first ``limit`` characters (``quote``:
+    as a Python literal), and how many bytes were cut after them."""
+    head = repr(text[:limit]) if quote else text[:limit]
+    if len(text) <= limit:
+        return head
+    return f"{head}... ({len(text[limit:].encode('utf-8', 'replace')):,} more bytes cut)"
 
 
 class EngineError(RuntimeError):
@@ -178,13 +192,30 @@ class Program:
 
 _LIVE: set = set()  # the programs of this process that are running
 _SHARED: dict = {}  # key -> its program, for ``shared``
+_TASK = threading.local()  # ``programs``: the programs of this thread's task (task_programs)
 
 
 def shared(key, make) -> Program:
-    """This process's program for ``key``: ``make()`` started once, reused while it runs."""
-    if key not in _SHARED or _SHARED[key] not in _LIVE:
-        _SHARED[key] = make()
-    return _SHARED[key]
+    """This process's program for ``key`` (this task's, within ``task_programs``): ``make()``
+    started once, reused while it runs."""
+    programs = getattr(_TASK, "programs", None)
+    programs = _SHARED if programs is None else programs
+    if key not in programs or programs[key] not in _LIVE:
+        programs[key] = make()
+    return programs[key]
+
+
+@contextlib.contextmanager
+def task_programs():
+    """Within: ``shared`` starts the programs of this thread's task for it alone; they are
+    closed when it ends, however it ends."""
+    _TASK.programs = {}
+    try:
+        yield
+    finally:
+        programs, _TASK.programs = _TASK.programs, None
+        for program in programs.values():
+            program.close()
 
 
 def close_all() -> None:

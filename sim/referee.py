@@ -34,7 +34,7 @@ from sim.engine.pause import open_pause
 from sim.gtp.engine import GtpEngine, engine_komi, engine_seed, shared_gtp
 from sim.native import NativePlayers
 from sim.player import Player
-from sim.program import EngineError, EngineUnusable, Program
+from sim.program import EngineError, EngineUnusable, Program, shown
 from sim.rules import Rules
 from sim.schema import RAW_FIELDS, ending_code
 from sim.selfplay import batch_columns
@@ -102,7 +102,7 @@ class RefereedGame:
             except MoveError:
                 action = -1
             if action < 0:
-                raise EngineError(f"answered {answer!r}: not a move")
+                raise EngineError(f"answered {shown(answer, True)}: not a move")
         forbidden = action >= 0 and self.game.play(action) is not None
         if forbidden:
             self.illegal += 1

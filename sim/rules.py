@@ -24,7 +24,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 
 from sim.coords import MAX_SIZE, MIN_SIZE
-from sim.options import OptionError, choice, integer, number
+from sim.errors import quoted
+from sim.options import OptionError, choice, flag, integer, number
 from sim.schema import DEAD_STONES, DEFAULT_KOMI, REPETITIONS, RULESETS, SUICIDES
 
 MAX_ACTIONS_LIMIT = 1_000_000  # the largest move cap (a game state's tables grow with it)
@@ -66,7 +67,7 @@ def resolve_komi(komi) -> Komi:
     if komi is None:
         komi = {}
     if not hasattr(komi, "items"):
-        raise OptionError("komi", f"must be a table of ruleset = number, got {komi!r}")
+        raise OptionError("komi", f"must be a table of ruleset = number, got {quoted(komi)}")
     for ruleset, value in komi.items():
         if ruleset not in RULESETS:
             raise OptionError(
@@ -107,6 +108,13 @@ class Rules:
         """A copy with ``changes`` (validated)."""
         return replace(self, **changes)
 
+    def at_komi(self, ruleset: str, value: float) -> Rules:
+        """These rules with ``ruleset``'s komi ``value``, every other ruleset's moved by as
+        much (rounded to 1e-9: 6.5 + (0.1 - 7.5) is -0.9, not -0.9000000000000004)."""
+        shift = value - self.komi[ruleset]
+        komi = {r: round(v + shift, 9) for r, v in self.komi.items()}
+        return self.with_(komi={**komi, ruleset: value})
+
     def to_dict(self) -> dict:
         """Plain JSON values, every field resolved."""
         return {
@@ -141,16 +149,20 @@ PRESETS = {
 @dataclass(frozen=True)
 class KomiSweep:
     """``komi_sweep``: the games of a run cycle through the komis ``values`` of ``ruleset``;
-    validated on creation (``values`` made a tuple of floats)."""
+    ``cross_setups``: with several setups, every komi is played from every setup
+    (``sim.config.RunConfig.komi_groups``; False: as the runs stored without the key were
+    played). Validated on creation (``values`` made a tuple of floats)."""
 
     ruleset: str
     values: tuple[float, ...]
+    cross_setups: bool = True
 
     def __post_init__(self):
         choice("komi_sweep.ruleset", self.ruleset, RULESETS)
         if not isinstance(self.values, (list, tuple)) or not 1 <= len(self.values) <= MAX_SWEEP:
             raise OptionError(
-                "komi_sweep.values", f"must be a list of 1..{MAX_SWEEP} komis, got {self.values!r}"
+                "komi_sweep.values",
+                f"must be a list of 1..{MAX_SWEEP} komis, got {quoted(self.values)}",
             )
         try:
             values = tuple(number("komi_sweep.values", v, -1000, 1000) for v in self.values)
@@ -160,31 +172,34 @@ class KomiSweep:
         if twice:
             raise OptionError("komi_sweep.values", f"{twice[0]:g} is there twice")
         object.__setattr__(self, "values", values)
+        flag("komi_sweep.cross_setups", self.cross_setups)
 
     @classmethod
-    def from_table(cls, table) -> KomiSweep:
-        """The sweep of a config's ``komi_sweep`` table."""
+    def from_table(cls, table, stored: bool = False) -> KomiSweep:
+        """The sweep of a config's ``komi_sweep`` table (``stored``: of a run's manifest, where
+        a sweep without ``cross_setups`` was played without crossing)."""
         if not isinstance(table, dict):
             raise OptionError(
                 "komi_sweep",
                 f'must be a table such as {{ ruleset = "jpd_b", values = [6.5, 7.5, 8.5] }}, '
-                f"got {table!r}",
+                f"got {quoted(table)}",
             )
+        keys = [f.name for f in fields(cls)]
         for key in table:
-            if key not in ("ruleset", "values"):
-                raise OptionError(f"komi_sweep.{key}", "unknown (ruleset or values)")
+            if key not in keys:
+                raise OptionError(f"komi_sweep.{key}", f"unknown ({', '.join(keys)})")
         for key in ("ruleset", "values"):
             if key not in table:
                 raise OptionError(f"komi_sweep.{key}", "missing (required)")
-        return cls(table["ruleset"], table["values"])
+        return cls(**{"cross_setups": not stored, **table})
 
     def rules(self, rules: Rules, k: int) -> Rules:
-        """``rules`` at the sweep's k-th komi: ``ruleset``'s komi is ``values[k]``, every other
-        ruleset's moved by as much (rounded to 1e-9: 6.5 + (0.1 - 7.5) is -0.9, not
-        -0.9000000000000004)."""
-        shift = self.values[k] - rules.komi[self.ruleset]
-        komi = {r: round(v + shift, 9) for r, v in rules.komi.items()}
-        return rules.with_(komi={**komi, self.ruleset: self.values[k]})
+        """``rules`` at the sweep's k-th komi (``Rules.at_komi``)."""
+        return rules.at_komi(self.ruleset, self.values[k])
 
     def to_dict(self) -> dict:
-        return {"ruleset": self.ruleset, "values": list(self.values)}
+        return {
+            "ruleset": self.ruleset,
+            "values": list(self.values),
+            "cross_setups": self.cross_setups,
+        }

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sim.coords import format_diagram, parse_diagram
+from sim.errors import quoted
 from sim.files import read_text
 
 CORPUS = Path(__file__).parent / "corpus"
@@ -81,11 +82,11 @@ def make_setup(name, diagram, to_move="black", source="", shows="") -> Setup:
     """A Setup from its parts (the diagram's row count is the board size); ValueError says
     what is wrong."""
     if not isinstance(name, str) or not name:
-        raise ValueError(f"a setup's name must be a non-empty string, got {name!r}")
+        raise ValueError(f"a setup's name must be a non-empty string, got {quoted(name)}")
     if to_move not in TO_MOVE:
-        raise ValueError(f"to_move must be black or white, got {to_move!r}")
+        raise ValueError(f"to_move must be black or white, got {quoted(to_move)}")
     if not isinstance(diagram, str):
-        raise ValueError(f"a diagram must be a string of rows, got {diagram!r}")
+        raise ValueError(f"a diagram must be a string of rows, got {quoted(diagram)}")
     if not isinstance(source, str) or not isinstance(shows, str):
         raise ValueError("a setup's source and shows are strings")
     size = len([line for line in diagram.splitlines() if line.strip()])
@@ -107,15 +108,16 @@ def load_setup(spec) -> Setup:
         extra = {k: spec[k] for k in ("source", "shows") if k in spec}
         return make_setup(spec["name"], spec["diagram"], spec.get("to_move", "black"), **extra)
     if not isinstance(spec, str) or not spec:
-        raise ValueError(f"must be a corpus name, a file or a table, got {spec!r}")
+        raise ValueError(f"must be a corpus name, a file or a table, got {quoted(spec)}")
     path = CORPUS / f"{spec}.txt" if spec in corpus_names() else Path(spec)
     try:
         text = read_text(path)
     except OSError as err:
         known = ", ".join(corpus_names())
         raise ValueError(
-            f"{spec!r} is neither a corpus position ({known}) nor a readable file ({err.strerror})"
+            f"{quoted(spec)} is neither a corpus position ({known}) nor a readable file "
+            f"({err.strerror})"
         ) from None
     except ValueError as err:
-        raise ValueError(f"{spec!r}: {err}") from None
+        raise ValueError(f"{quoted(spec)}: {err}") from None
     return read_setup(text, path.stem)

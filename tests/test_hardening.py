@@ -413,3 +413,268 @@ def test_a_games_folder_that_is_a_link_loop_is_named(small_run, capsys):
     games.symlink_to(small_run / "gone")
     err = _error(["komi", str(small_run)], capsys)
     assert f"{games}: a symbolic link to {small_run / 'gone'}, which does not exist" in err
+
+
+# --- 6. a sweep that crosses setups; runs under limits; one line where a traceback was ------
+
+CROSSED = """\
+board_size = 5
+games = {games}
+shard_size = {shard_size}
+setup = [{{ name = "a", diagram = "X....\\n.....\\n.....\\n.....\\n....." }},
+         {{ name = "b", diagram = "....O\\n.....\\n.....\\n.....\\n....." }}]
+komi_sweep = {{ ruleset = "jpd_b", values = [{values}] }}
+"""
+
+
+def _config(tmp_path, text: str, name: str = "c.toml"):
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+@pytest.mark.parametrize("values", ["6.5, 7.5", "6.5, 7.5, 8.5, 9.5"])
+def test_a_komi_sweep_plays_every_komi_from_every_setup(tmp_path, values):
+    """Two setups and k komis (k even: game i mod 2 would give each komi one setup only):
+    every (komi, setup) pair has as many games, and the rows say so."""
+    from collections import Counter
+
+    import numpy as np
+
+    from sim.config import load_config
+    from sim.run.shard import play_table
+
+    cfg = load_config(_config(tmp_path, CROSSED.format(games=16, shard_size=16, values=values)))
+    k = len(cfg.komi_sweep.values)
+    table, _ = play_table(cfg, np.arange(8 * k), record_moves=False)
+    pairs = Counter(zip(table["komi_jpd_b"].to_pylist(), table["setup"].to_pylist()))
+    assert len(pairs) == 2 * k and set(pairs.values()) == {4}
+    assert cfg.game_config(3).rules.komi["jpd_b"] == 7.5  # game 3: setup b, komi (3 div 2) = 1
+
+
+def test_a_stored_sweep_without_the_key_keeps_the_komis_it_was_played_at(tmp_path):
+    """A run stored before the crossing played game i at komi i mod k: read back, its config
+    says so (its shards stay readable) and resuming it with the crossing is another config;
+    a sweep without several setups is the same either way."""
+    import numpy as np
+
+    from sim.config import config_from_dict, load_config
+    from sim.run import folder
+
+    cfg = load_config(_config(tmp_path, CROSSED.format(games=16, shard_size=16, values="6.5, 7.5")))
+    old = cfg.to_dict()
+    del old["komi_sweep"]["cross_setups"]
+    stored = config_from_dict(old, "manifest", stored=True)
+    assert [g.rules.komi["jpd_b"] for g, _ in stored.komi_groups(np.arange(4))] == [6.5, 7.5]
+    assert [rows.tolist() for _, rows in stored.komi_groups(np.arange(4))] == [[0, 2], [1, 3]]
+    assert [rows.tolist() for _, rows in cfg.komi_groups(np.arange(4))] == [[0, 1], [2, 3]]
+    (diff,) = folder._config_differences(old, cfg)
+    assert diff == "komi_sweep.cross_setups: run has False, requested True"
+    sweep = 'komi_sweep = { ruleset = "jpd_b", values = [6.5, 7.5] }\n'
+    plain = load_config(_config(tmp_path, "board_size = 5\ngames = 4\n" + sweep))
+    old = plain.to_dict()
+    del old["komi_sweep"]["cross_setups"]
+    assert folder._config_differences(old, plain) == []
+
+
+def test_a_huge_sweep_is_a_short_line(tmp_path):
+    from sim.config import load_config
+    from sim.errors import UserError
+
+    values = ", ".join(str(v / 2) for v in range(10_000))
+    sweep = f'komi_sweep = {{ ruleset = "jpd_b", values = [{values}] }}\n'
+    with pytest.raises(UserError) as err:
+        load_config(_config(tmp_path, "board_size = 5\ngames = 4\n" + sweep))
+    message = str(err.value)
+    assert len(message) < 300 and "\n" not in message
+    assert "got [0.0, 0.5, 1.0, 1.5, 2.0, ... (9,995 more)]" in message
+
+
+@pytest.mark.parametrize(
+    "key",
+    [
+        "repetition = [{many}]",
+        "seed = [{many}]",
+        "[players.black]\nkind = [{many}]",
+        'setup = "{long}"',
+    ],
+)
+def test_any_huge_value_is_a_short_line(tmp_path, key):
+    """Every option checker (``sim.options``, the player, the setups) quotes a value bounded."""
+    from sim.config import load_config
+    from sim.errors import UserError
+
+    text = key.format(many=", ".join(["1"] * 10_000), long="x" * 100_000)
+    with pytest.raises(UserError) as err:
+        load_config(_config(tmp_path, "board_size = 5\ngames = 4\n" + text))
+    assert len(str(err.value)) < 600 and "\n" not in str(err.value)  # the corpus' names too
+
+
+def test_quoted_values_are_bounded():
+    from sim.errors import quoted
+
+    assert quoted([1, 2]) == "[1, 2]" and quoted((1,)) == "(1,)" and quoted({"a": 1}) == "{'a': 1}"
+    assert quoted(list(range(7))) == "[0, 1, 2, 3, 4, ... (2 more)]"
+    assert quoted("x" * 70) == repr("x" * 60) + "... (10 more characters)"
+    assert quoted({i: [0] * 9 for i in range(9)}).startswith("{0: [0, 0, 0, 0, 0, ... (4 more)], ")
+    assert quoted({i: 0 for i in range(9)}).endswith("4: 0, ... (4 more)}")
+
+
+SMALL = "board_size = 5\ngames = {games}\nshard_size = {shard_size}\nseed = 3\n"
+
+
+def _limited(argv, cwd, limits: dict, timeout=300):
+    """``jpdsim ARGV`` in a process under ``limits`` ({resource.RLIMIT_*: soft limit})."""
+    import resource
+    import subprocess
+    import sys
+
+    def apply():
+        for which, value in limits.items():
+            resource.setrlimit(which, (value, resource.getrlimit(which)[1]))
+
+    return subprocess.run(
+        [sys.executable, "-m", "sim", *argv],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        preexec_fn=apply,
+        timeout=timeout,
+    )
+
+
+def _run_argv(config, out, *extra):
+    return ["run", str(config), "--out", str(out), "--workers", "1", "--no-progress", *extra]
+
+
+@pytest.mark.slow
+def test_a_file_size_limit_stops_the_run_at_its_first_shard(tmp_path):
+    """``ulimit -f 100``: no shard fits; the first stops the run in one line, status 2."""
+    import resource
+
+    config = _config(tmp_path, SMALL.format(games=20_000, shard_size=10_000))
+    out = tmp_path / "run"
+    done = _limited(_run_argv(config, out), tmp_path, {resource.RLIMIT_FSIZE: 100 * 1024})
+    assert done.returncode == 2, done.stderr
+    (line,) = done.stderr.splitlines()
+    assert f"{out}/games/part-00000.parquet: cannot write (File too large: files are " in line
+    assert "limited to 102,400 bytes here, ulimit -f)" in line and "the run stopped" in line
+    log = (out / "run.log").read_text()
+    assert "shard 0: " in log and "shard 1: " not in log  # no shard after it was started
+
+
+def _stress_config(tmp_path):
+    return _config(
+        tmp_path,
+        'games = 20\nshard_size = 10\nsetup = "triple_ko"\nrecord_moves = "cycles"\n'
+        'repetitions = ["global_superko"]\nsuicides = ["multi"]\nplayers = ["random"]\n',
+        "stress.toml",
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", ["run", "stress"])
+@pytest.mark.parametrize("limit", ["open files", "memory"])
+def test_a_process_limit_is_one_line_and_leaves_no_folder(tmp_path, command, limit):
+    """``ulimit -n 14`` (two workers) or ``ulimit -v 480000``: one line that names the limit,
+    status 2, and no folder left behind by a run that had not started."""
+    import resource
+
+    if command == "run":
+        argv = _run_argv(_config(tmp_path, SMALL.format(games=20, shard_size=10)), tmp_path / "a")
+    else:
+        argv = ["stress", str(_stress_config(tmp_path)), "--out", str(tmp_path / "a" / "b")]
+        argv += ["--workers", "1", "--no-progress"]
+    argv[argv.index("--workers") + 1] = "2"
+    limits = (
+        {resource.RLIMIT_NOFILE: 14}
+        if limit == "open files"
+        else {resource.RLIMIT_AS: 480_000 * 1024}
+    )
+    done = _limited(argv, tmp_path, limits)
+    assert done.returncode == 2, done.stderr
+    line = done.stderr.splitlines()[-1]
+    assert line.startswith(f"jpdsim {command}: error: ")
+    if limit == "open files":
+        assert "too many open files: a process may have 14 open here (ulimit -n)" in line
+    else:
+        assert "out of memory: a process may use 469 MiB of address space here (ulimit -v)" in line
+    assert all(x.startswith("[1/1] ") for x in done.stderr.splitlines()[:-1])  # stress's
+    assert not (tmp_path / "a").exists()
+
+
+def test_a_limit_error_names_the_limit():
+    import errno
+
+    from sim.errors import limit_error
+
+    assert "too many open files" in str(limit_error(OSError(errno.EMFILE, "Too many open files")))
+    assert str(limit_error(MemoryError())).startswith("out of memory")
+    try:
+        try:
+            raise OSError("libx.so: failed to map segment from shared object")
+        except OSError:
+            raise OSError("Could not find/load shared object file") from None
+    except OSError as err:
+        assert limit_error(err) is not None  # the loader's failure, however it is wrapped
+    assert limit_error(OSError(errno.ENOENT, "No such file")) is None
+    assert limit_error(ValueError("x")) is None
+
+
+@pytest.mark.slow
+def test_a_short_run_whose_games_all_end_engine_error_stops(tmp_path, capsys):
+    """Three games, all ``engine_error`` (fewer than the five in a row that stop a run): the
+    run stops, status 2, its shards not kept, and ``--resume`` plays them again."""
+    import json
+    import sys
+    from pathlib import Path
+
+    fake = Path(__file__).parent / "data" / "fake_gtp.py"
+    command = json.dumps([sys.executable, str(fake), "crash"])
+    config = _config(
+        tmp_path,
+        f"board_size = 5\ngames = 3\nshard_size = 2\n[players.black]\nkind = 'gtp'\n"
+        f"command = {command}\ngenmove_timeout = 5\n",
+    )
+    out = tmp_path / "run"
+    argv = _run_argv(config, out)
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "every game played (3) ended engine_error: the programs cannot play" in err
+    assert "0 of 2 shards written" in err and "--resume" in err
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["status"] == "stopped" and manifest["games_written"] == 0
+    assert list((out / "games").iterdir()) == []
+
+
+def test_a_run_inside_another_runs_folder_is_refused(small_run, tmp_path, capsys):
+    """``--out`` inside a run folder (its games/ or any folder below it) is refused before
+    anything is written there; the outer run stays readable."""
+    config = _config(tmp_path, SMALL.format(games=4, shard_size=2))
+    for inner in (small_run / "games" / "x", small_run / "sub" / "run"):
+        err = _error(_run_argv(config, inner), capsys)
+        assert f"--out {inner}: inside the run folder {small_run}, which holds its own run" in err
+        assert not inner.exists()
+    assert not (small_run / "sub").exists()
+    assert cli.main(["komi", str(small_run)]) == 0
+    (tmp_path / "plain").mkdir()
+    (tmp_path / "plain" / "manifest.json").write_text("{}")  # not a run's manifest
+    from sim.run.folder import check_folder
+
+    assert check_folder(tmp_path / "plain" / "run", resume=False) is False
+
+
+@pytest.mark.slow
+def test_resuming_a_run_whose_games_folder_is_a_link_loop_is_one_line(tmp_path, capsys):
+    import shutil
+
+    config = _config(tmp_path, SMALL.format(games=4, shard_size=2))
+    out = tmp_path / "run"
+    assert cli.main(_run_argv(config, out)) == 0
+    shutil.rmtree(out / "games")
+    (out / "games").symlink_to(out / "games")
+    capsys.readouterr()
+    for argv in (_run_argv(config, out, "--resume"), _run_argv(config, out)):
+        err = _error(argv, capsys)
+        assert f"{out / 'games'}: cannot be read (Too many levels of symbolic links)" in err

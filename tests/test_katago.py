@@ -4,7 +4,9 @@ the rules like a GTP program's (every stored game replayed by the pure-Python re
 rules KataGo is asked to play for; and, where ``JPD_KATAGO`` names a KataGo binary and a
 network, games against the real engine."""
 
+import hashlib
 import json
+import math
 import os
 import shlex
 import signal
@@ -19,7 +21,7 @@ import pytest
 from sim.cli import main as cli
 from sim.coords import AGREE, format_action
 from sim.katago.driver import play_katago
-from sim.katago.engine import QueryFault, best_move
+from sim.katago.engine import QueryFault, best_move, dead_stones
 from sim.katago.rules import query_rules
 from sim.options import OptionError
 from sim.player import Player
@@ -144,8 +146,23 @@ def test_a_sampled_move_is_drawn_in_proportion_to_its_visits():
         "C3",
         "C3",
     ]
-    with pytest.raises(QueryFault, match="answer without a move"):
-        best_move("q", {"moveInfos": [{"move": "A1", "order": 0, "visits": -1}]}, 0.5)
+    for visits in (-1, math.inf, math.nan, "many"):
+        infos[0]["visits"] = visits
+        match = "answer without a move" if visits == "many" else "not counts of visits"
+        with pytest.raises(QueryFault, match=match):
+            best_move("q", answer, 0.5)
+    assert best_move("q", answer) == "A1"  # no draw: the visits are not read
+
+
+def test_ownership_that_is_not_a_number_in_range_is_a_fault_of_its_query():
+    """NaN (JSON's ``NaN``, which Python reads) or a value outside -1..1 in the ownership of a
+    dead-stones answer is a QueryFault, not a stone read as alive."""
+    board = [1, 2, 0, 0]
+    assert dead_stones("q", {"ownership": [-0.9, -0.9, 0, 0]}, board) == [0]
+    for bad in ("NaN", "2.0", "Infinity", '"x"'):
+        answer = json.loads(f'{{"ownership": [{bad}, -0.9, 0, 0]}}')
+        with pytest.raises(QueryFault, match="ownership: not a list of numbers in -1..1"):
+            dead_stones("q", answer, board)
 
 
 def test_the_rules_and_komi_of_each_query(model, tmp_path):
@@ -210,11 +227,14 @@ def test_rules_mapping():
         ("wrongid", "an id that waits for nothing"),
         ("error", "error answer: fake error"),
         ("nomove", "answer without a move"),
+        ("chatty", "no answer within 1 s"),
     ],
 )
 def test_a_fault_ends_one_game_and_restarts_the_engine(mode, words, model, tmp_path, caplog):
     """A crash, a hang past move_timeout, garbage, an answer under an id nobody asked, an error
-    answer or an answer without a move, at game 2's fourth move while other games wait: game 2
+    answer, an answer without a move, or search lines past move_timeout (a query's whole time
+    is bounded, not the silence between lines), at game 2's fourth move while other games
+    wait: game 2
     ends ``engine_error`` (no winner, the reason in the log), a fresh process plays on, and
     every other game is the game of a run without the fault."""
     log = tmp_path / "pids"
@@ -416,6 +436,72 @@ def test_a_katago_that_cannot_start_is_one_line_before_any_game(
     assert not out.exists()
 
 
+def test_a_cache_folder_that_cannot_be_written_is_one_line(model, tmp_path, capsys, monkeypatch):
+    """The config jpdsim writes goes under XDG_CACHE_HOME: where that cannot be written (here
+    a file, which no user, root included, can make a folder in), one line naming the key and
+    what to do, exit 2, no run folder."""
+    from sim import kernel_cache
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(kernel_cache.folder()))  # the kernels stay
+    blocker = tmp_path / "cache"
+    blocker.write_text("a file, not a folder")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))
+    out = tmp_path / "run"
+    assert run(config(tmp_path / "c.toml", model, fake_command("play")), out) == 2
+    err = without_compile_notes(capsys.readouterr().err)
+    assert err.count("\n") == 1, err
+    assert err.startswith("jpdsim run: error: players.black.config: cannot write the analysis ")
+    assert "set XDG_CACHE_HOME to a folder you can write" in err and not out.exists()
+
+
+def test_the_network_played_is_recorded_and_resume_refuses_another(tmp_path, monkeypatch, capsys):
+    """The manifest records each network's size and sha256 and KataGo's version; --resume
+    refuses, in one line, a network whose contents changed since, or a relative ``model`` that
+    names another file from the folder it is run in; the same network resumes."""
+    here, there = tmp_path / "here", tmp_path / "there"
+    for folder, data in ((here, b"network one"), (there, b"network two!")):
+        folder.mkdir()
+        (folder / "net.bin.gz").write_bytes(data)
+    c = config(tmp_path / "c.toml", "net.bin.gz", fake_command("play"), games=4)
+    out = tmp_path / "run"
+    monkeypatch.chdir(here)
+    assert run(c, out) == 0
+    manifest = json.loads((out / "manifest.json").read_text())
+    sha = hashlib.sha256(b"network one").hexdigest()
+    assert manifest["networks"] == {"black": {"model": "net.bin.gz", "bytes": 11, "sha256": sha}}
+    assert manifest["katago_version"] == {"black": "1.17.2"}
+    capsys.readouterr()
+    monkeypatch.chdir(there)
+    assert run(c, out, "--resume") == 2
+    err = without_compile_notes(capsys.readouterr().err)
+    assert err.count("\n") == 1 and "cannot resume" in err, err
+    assert f"players.black.model: the run played net.bin.gz (11 bytes, sha256 {sha[:16]}...)" in err
+    assert "net.bin.gz is 12 bytes" in err
+    monkeypatch.chdir(here)
+    (here / "net.bin.gz").write_bytes(b"network 1!!")  # the same size, other contents
+    assert run(c, out, "--resume") == 2
+    assert "players.black.model: the run played" in capsys.readouterr().err
+    (here / "net.bin.gz").write_bytes(b"network one")
+    assert run(c, out, "--resume") == 0
+
+
+def test_a_config_of_ones_own_may_give_rows_that_differ_with_the_workers(model, tmp_path, capsys):
+    """With the config jpdsim writes, nothing is said; with a KataGo config of the user's
+    (which may batch evaluations), the manifest and the summary say that the rows may differ
+    with the number of workers, and why."""
+    c = config(tmp_path / "c.toml", model, fake_command("play"), games=2)
+    assert run(c, tmp_path / "a") == 0
+    assert "not reproducible" not in capsys.readouterr().out
+    assert "not_reproducible" not in json.loads((tmp_path / "a" / "manifest.json").read_text())
+    own = tmp_path / "own.cfg"
+    own.write_text("numAnalysisThreads = 2\nnnMaxBatchSize = 2\n")
+    c.write_text(c.read_text().replace("in_flight = 2", f"in_flight = 2\nconfig = '{own}'"))
+    assert run(c, tmp_path / "b") == 0
+    said = json.loads((tmp_path / "b" / "manifest.json").read_text())["not_reproducible"]
+    assert said.startswith("players.black.config is a KataGo config of the user's")
+    assert f"\nnot reproducible across worker counts: {said}\n" in capsys.readouterr().out
+
+
 def test_katago_parameters():
     """The katago player's keys: validated in one line naming the key; in_flight and the
     timeouts kept out of its name (rows do not change with them)."""
@@ -499,3 +585,47 @@ def test_real_katago_run_checks_its_setup(tmp_path, capsys):
     c.write_text(f"board_size = 9\ngames = 2\n[players.black]\n{kata}\n[players.white]\n{kata}\n")
     assert run(c, tmp_path / "run") == 0
     assert set(pd.read_parquet(tmp_path / "run" / "games")["ending"]) <= {"pause", "four_virtual"}
+
+
+def _katago_children() -> list[int]:
+    """The KataGo processes this process started that are still running (not zombies)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            cmdline = (stat.parent / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if int(fields[1]) == os.getpid() and fields[0] != "Z" and b"analysis" in cmdline:
+            found.append(int(stat.parent.name))
+    return found
+
+
+@pytest.mark.katago
+def test_real_katago_rows_do_not_depend_on_the_workers(tmp_path):
+    """The config jpdsim writes: KataGo against itself (openings drawn by sample_moves, a komi
+    sweep, several games in flight) gives the same rows with 1 and 2 workers and on an
+    in-process Dask cluster whose worker plays two shards at a time, and no KataGo is left
+    running in that worker after the run."""
+    command, network = _real()
+    distributed = pytest.importorskip("distributed")
+    kata = (
+        f"kind = 'katago'\ncommand = {json.dumps(command)}\nmodel = '{network}'\n"
+        "visits = 20\nsample_moves = 4\nin_flight = 4"
+    )
+    c = tmp_path / "c.toml"
+    c.write_text(
+        "board_size = 7\ngames = 12\nshard_size = 6\nseed = 9\n"
+        "komi_sweep = { ruleset = 'jpd_a', values = [8.5, 9.5] }\n"
+        f"[players.black]\n{kata}\n[players.white]\n{kata}\n"
+    )
+    assert run(c, tmp_path / "w1", "--workers", "1") == 0
+    assert run(c, tmp_path / "w2", "--workers", "2") == 0
+    before = set(_katago_children())  # this process's own (``play``'s, earlier tests')
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
+    ) as cluster:
+        assert run(c, tmp_path / "dask", "--scheduler", cluster.scheduler_address) == 0
+        assert set(_katago_children()) <= before
+    one = faults.digest(tmp_path / "w1")
+    assert faults.digest(tmp_path / "w2") == one and faults.digest(tmp_path / "dask") == one

@@ -60,7 +60,11 @@ def test_the_sweep_survives_the_manifest_and_the_overrides(tmp_path):
     path = write(tmp_path, SWEEP.format(values="24.5, 25.5"))
     cfg = load_config(path, games=30, seed=9)
     assert cfg.games == 30 and cfg.seed == 9 and cfg.komi_sweep.values == (24.5, 25.5)
-    assert cfg.to_dict()["komi_sweep"] == {"ruleset": "chinese", "values": [24.5, 25.5]}
+    assert cfg.to_dict()["komi_sweep"] == {
+        "ruleset": "chinese",
+        "values": [24.5, 25.5],
+        "cross_setups": True,
+    }
 
 
 @pytest.mark.parametrize(

@@ -172,6 +172,16 @@ def test_engine_faults_end_the_game_and_restart_the_engine(mode, words, caplog):
     assert_rows_replay(Rules(5), cols, moves)
 
 
+def test_a_huge_answer_is_logged_cut(caplog):
+    """A program that answers genmove with a million letters: the game ends engine_error, and
+    the log shows the start of the answer and how many bytes were cut, not the whole of it."""
+    cols, _ = refereed(fake("huge"), seed=1, games=1)
+    assert list(cols["ending"]) == ["engine_error"]
+    [error] = [r.getMessage() for r in caplog.records if "engine error" in r.getMessage()]
+    assert len(error) < 500 and "answered 'XXXX" in error, error[:500]
+    assert "... (999,800 more bytes cut): not a move" in error
+
+
 def test_an_illegal_engine_move_is_a_pass():
     """A move the rules forbid (here: a point already taken) is counted in engine_illegal and
     played as a pass; the game goes on to its end; resignations end games with ending
@@ -220,6 +230,24 @@ def test_run_with_an_engine(tmp_path, capsys):
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and "players.white.command" in err and "not found" in err
     assert not (tmp_path / "none").exists()
+
+
+@pytest.mark.gnugo
+def test_gnugo_rows_do_not_depend_on_the_workers(tmp_path):
+    """GNU Go, told a seed from (run seed, game id) before each game, plays each game as it
+    would alone: the same rows and moves with 1 and 2 workers (docs/gtp.md,
+    Reproducibility)."""
+    config = tmp_path / "g.toml"
+    config.write_text(
+        "board_size = 7\ngames = 6\nshard_size = 2\nseed = 4\n[players.black]\nkind = 'gtp'\n"
+        f"command = ['{_gnugo()}', '--mode', 'gtp', '--level', '1']\n"
+        "[players.white]\nkind = 'pattern'\n"
+    )
+    for workers in (1, 2):
+        out = tmp_path / f"w{workers}"
+        argv = ["run", str(config), "--out", str(out), "--workers", str(workers)]
+        assert cli([*argv, "--no-progress"]) == 0
+    assert faults.digest(tmp_path / "w1") == faults.digest(tmp_path / "w2")
 
 
 # -- programs that cannot play, and processes left running ---------------------------------

@@ -1,12 +1,15 @@
 """``jpdsim komi RUN_DIR...``: the fair komi of runs, per config (board size, rules, players)
 and ruleset, fitted across the komis their games were played at
 (``analysis.komi_sweep.komi_study_table``: a komi sweep, or runs at different komis together), with
-its bootstrap interval and the margin method's value beside it. ``jpdsim run`` prints the same
-table after the summary of a run with a ``komi_sweep``."""
+its bootstrap interval and the margin method's value beside it; for a run with a
+``komi_search``, how its search ended and the games at each komi. ``jpdsim run`` prints the
+same after the summary of a run with a ``komi_sweep`` or a ``komi_search``."""
 
 from __future__ import annotations
 
 from pathlib import Path
+
+import numpy as np
 
 
 def komi_text(run_dirs: list[str | Path]) -> str:
@@ -33,7 +36,34 @@ def komi_text(run_dirs: list[str | Path]) -> str:
                 + notes
             )
         )
-    return "\n\n".join(blocks)
+    return "\n\n".join(blocks + _searches(run_dirs))
+
+
+def _searches(run_dirs) -> list[str]:
+    """A block for each run with a komi search: how it ended, the games at each komi."""
+    from analysis.runs import run_folders
+    from sim.dataset.check import check_run
+
+    blocks = []
+    for run_dir in run_folders(run_dirs):
+        cfg = check_run(run_dir).config
+        search = cfg.komi_search
+        if search is None:
+            continue
+        last = search.rounds[-1]
+        rounds = sum(1 for r in search.rounds if r.komis)
+        target = f"{search.ruleset}, 95% interval within ±{search.precision:g}"
+        if not search.ended:
+            ended = f"not ended: {search.games:,} games in {rounds} rounds so far"
+        elif last.met:
+            ended = f"met after {search.games:,} games in {rounds} rounds"
+        else:
+            ended = f"not met within max_games ({search.games:,} games in {rounds} rounds)"
+        komi = search.komi_of(np.arange(search.games), cfg.setups_crossed)
+        komis, games = np.unique(komi, return_counts=True)
+        per = ", ".join(f"{k:g}: {n:,}" for k, n in zip(komis, games))
+        blocks.append(f"komi search of {run_dir} ({target}): {ended}\n  games per komi: {per}")
+    return blocks
 
 
 def main(args) -> int:

@@ -7,8 +7,9 @@ is printed again and nothing is played; incomplete, it is resumed as with ``--re
 folder that holds another run is refused, saying what to type.
 
 Exit status: 0 complete, 1 shards failed (the run is incomplete), 2 bad input or a file that
-cannot be written (``UserError``; also when a worker's shard stops the run: a full disk, a GTP
-program whose games keep ending ``engine_error``), 130 Ctrl-C, 143 SIGTERM."""
+cannot be written (``UserError``; also when a worker's shard stops the run: a full disk, a file
+over the size limit, a GTP program whose games keep ending ``engine_error``, or a run whose
+every game did; or a limit of the process: open files, memory), 130 Ctrl-C, 143 SIGTERM."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from sim.dataset.check import RunState
 from sim.dataset.layout import LOG, format_ranges
 from sim.errors import UserError
 from sim.interrupts import Terminated
+from sim.run.dask_backend import connect
 from sim.run.folder import check_folder, same_run
 from sim.run.runner import check_workers, run
 
@@ -55,14 +57,17 @@ def speed(games: int, seconds: float) -> str | None:
 
 
 def _summary(state: RunState) -> str:
-    """The summary of a complete run (``analysis.summary``), and the fitted fair komi of a
-    komi sweep (``sim.commands.komi``)."""
+    """The summary of a complete run (``analysis.summary``), why its rows may differ with the
+    number of workers where its manifest says so, and the fitted fair komi of a komi sweep
+    or search (``sim.commands.komi``)."""
     # the analysis only now: the runner loaded pandas (which it needs) while the workers started
     from analysis.load import read_run
     from analysis.summary import COLUMNS, summary
 
     text = summary(read_run(state, columns=COLUMNS))  # checked: by run or by same_run
-    if state.config.komi_sweep is None:
+    if why := state.manifest.get("not_reproducible"):
+        text += f"\nnot reproducible across worker counts: {why}"
+    if state.config.komi_sweep is None and state.config.komi_search is None:
         return text
     return f"{text}\n\n{komi_text([state.run_dir])}"
 
@@ -72,6 +77,8 @@ def main(args) -> int:
     workers = args.workers if args.workers is not None else (os.cpu_count() or 1)
     if args.scheduler is None:
         check_workers([cfg], workers)
+    else:  # a scheduler out of reach is one line, before any folder is made
+        connect(args.scheduler).close()
     run_dir = Path(args.out) if args.out is not None else Path("results") / cfg.name
     again = _resume_command(args, run_dir)
     resume = args.resume

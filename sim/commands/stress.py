@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sim.config import RunConfig, config_from_dict
-from sim.errors import UserError
+from sim.errors import UserError, quoted
 from sim.files import read_text
 from sim.options import OptionError
 from sim.player import Player
@@ -56,7 +56,7 @@ LISTS = {"repetitions": REPETITIONS, "suicides": SUICIDES, "players": ("random",
 def _list(raw: dict, key: str, where: str) -> list:
     values = raw.get(key, list(LISTS[key]))
     if not isinstance(values, list) or not values:
-        raise UserError(f"{where}: key {key!r}: must be a non-empty list, got {values!r}")
+        raise UserError(f"{where}: key {key!r}: must be a non-empty list, got {quoted(values)}")
     return values
 
 
@@ -82,13 +82,13 @@ def stress_runs(raw: dict, where: str) -> list[RunConfig]:
         try:
             setups.append(load_setup(spec))
         except ValueError as err:
-            raise UserError(f"{where}: key 'setup' ({spec!r}): {err}") from None
+            raise UserError(f"{where}: key 'setup' ({quoted(spec)}): {err}") from None
     players = []
     for entry in _list(raw, "players", where):
         try:
             players.append(Player.from_table(entry))
         except OptionError as err:
-            raise UserError(f"{where}: key 'players' ({entry!r}): {err}") from None
+            raise UserError(f"{where}: key 'players' ({quoted(entry)}): {err}") from None
     runs = []
     for setup in setups:
         for repetition in _list(raw, "repetitions", where):

@@ -55,13 +55,21 @@ class RunState:
         return [i for i in range(self.config.n_shards) if i not in done]
 
     @property
+    def searching(self) -> bool:
+        """Whether the run's komi search has rounds still to decide (``sim.komi_search``)."""
+        search = self.config.komi_search
+        return search is not None and not search.ended
+
+    @property
     def complete(self) -> bool:
-        return not self.missing
+        return not self.missing and not self.searching
 
     @property
     def incomplete(self) -> str | None:
         """Why the games of the run are not all there, or None when they are."""
         missing = [i for i in range(self.config.n_shards) if i not in self.games_shards]
+        if not missing and self.searching:
+            return f"{self.run_dir}: run is incomplete: its komi search has rounds still to play"
         if not missing:
             return None
         return (

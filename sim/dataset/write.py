@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import errno
 import os
+import resource
 from pathlib import Path
 
 import numpy as np
@@ -82,8 +83,9 @@ def moves_table(game_ids: np.ndarray, moves: list, mask: np.ndarray) -> pa.Table
 
 
 def write_atomic(table: pa.Table, path: Path, tmp: Path) -> None:
-    """Write a Parquet file under ``tmp`` and rename it to ``path`` once it is whole; a full
-    disk is a UserError naming the file."""
+    """Write a Parquet file under ``tmp`` and rename it to ``path`` once it is whole; a write
+    that no later shard could do better at (a full disk or quota, a file over the size limit)
+    is a UserError naming the file."""
     try:
         pq.write_table(
             table,
@@ -94,9 +96,17 @@ def write_atomic(table: pa.Table, path: Path, tmp: Path) -> None:
         os.replace(tmp, path)
     except BaseException as err:
         tmp.unlink(missing_ok=True)
-        if isinstance(err, OSError) and err.errno in (errno.ENOSPC, errno.EDQUOT):
-            raise UserError(f"{path}: cannot write ({os.strerror(err.errno)})") from None
+        if isinstance(err, OSError) and err.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+            raise UserError(f"{path}: cannot write ({_no_room(err.errno)})") from None
         raise
+
+
+def _no_room(code: int) -> str:
+    """Why a file found no room (``code``: ENOSPC, EDQUOT or EFBIG, with the size limit)."""
+    limit = resource.getrlimit(resource.RLIMIT_FSIZE)[0]
+    if code != errno.EFBIG or limit == resource.RLIM_INFINITY:
+        return os.strerror(code)
+    return f"{os.strerror(code)}: files are limited to {limit:,} bytes here, ulimit -f"
 
 
 def write_shard(run_dir: Path, index: int, games: pa.Table, moves: pa.Table | None) -> None:

@@ -16,7 +16,7 @@ import time
 
 from sim.coords import MoveError, parse_action
 from sim.errors import UserError
-from sim.program import EngineError, Program, resolve, shared
+from sim.program import EngineError, Program, resolve, shared, shown
 
 COLOUR = {1: "b", 2: "w"}
 
@@ -86,7 +86,7 @@ class GtpEngine(Program):
         answer = self._read_answer(command, time.monotonic() + timeout)
         head, body = answer[0], answer[1:].strip()
         if head == "?":
-            raise EngineRefused(f"{command!r} refused: {body}")
+            raise EngineRefused(f"{command!r} refused: {shown(body)}")
         return body
 
     def _read_answer(self, command: str, deadline: float) -> str:
@@ -101,7 +101,7 @@ class GtpEngine(Program):
                 self.pending = text[end + 2 :]
                 answer = text[:end].decode("utf-8", "replace")
                 if answer[0] not in "=?":
-                    raise EngineError(f"not a GTP answer to {command!r}: {answer[:80]!r}")
+                    raise EngineError(f"not a GTP answer to {command!r}: {shown(answer, True)}")
                 return answer
             self.pending = text
             self.read_more(deadline, repr(command))

@@ -12,11 +12,11 @@ KataGo's answers alone, never on the order the answers come in or on how many ga
 flight. Games start in the order of their ids and the rows come back in that order.
 
 A fault ends one game ``engine_error``: the game whose query it names (an error answer, an
-answer without a move), else the game whose query waited longest (a crash, a hang past
-``move_timeout``, garbage, an id nobody asked: the query KataGo was on when it failed, for an
-engine that answers in order). The process is restarted (``sim.referee.charge``, which stops
-the run after GIVE_UP_AFTER such games in a row) and the other games' waiting queries are sent
-again.
+answer without a move, visits or ownership that are not numbers), else the game whose query
+waited longest (a crash, a query unanswered ``move_timeout`` after it was asked, garbage, an id
+nobody asked: the query KataGo was on when it failed, for an engine that answers in order).
+The process is restarted (``sim.referee.charge``, which stops the run after GIVE_UP_AFTER such
+games in a row) and the other games' waiting queries are sent again.
 """
 
 from __future__ import annotations

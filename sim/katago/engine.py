@@ -3,26 +3,33 @@ queries on stdin, one line each, answers on stdout in any order, matched by ``id
 
 One process serves every game of its worker that a katago player plays: ``ask`` sends a
 query (the whole game so far, the rules it plays for, ``maxVisits``), ``answers`` parses the
-lines that have come, in order, and ``deadline`` says when the engine has been silent too long.
-What the protocol does not allow is an ``EngineError``: a ``QueryFault`` when it names a query
-(an error answer for it, an answer without a move), else a fault of the process (not JSON, an
-id nobody asked, an error without an id). KataGo's warnings go to the log, each once.
-``check_player`` is a run's start-up check of a katago player.
+lines that have come, in order, and ``deadline`` says when the oldest query waiting has waited
+``move_timeout`` (a query's whole time, whatever else KataGo writes meanwhile). What the
+protocol does not allow is an ``EngineError``: a ``QueryFault`` when it names a query (an error
+answer for it, an answer without a move, visits or ownership that are not numbers), else a
+fault of the process (not JSON, an id nobody asked, an error without an id). KataGo's warnings
+go to the log, each once. ``check_player`` is a run's start-up check of a katago player, which
+also notes KataGo's version for the manifest (``programs``: with each network's size and
+sha256, which ``--resume`` compares).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
+import hashlib
 import json
 import logging
+import math
 import os
 import sys
 import time
 from pathlib import Path
 
 from sim.errors import UserError
+from sim.files import write_text_atomic
 from sim.katago.rules import query_rules
-from sim.program import EngineError, Program, resolve, shared
+from sim.program import EngineError, Program, resolve, shared, shown
 
 log = logging.getLogger("jpdsim.katago")
 _VERSION_ID = "jpdsim:version"
@@ -39,60 +46,71 @@ class QueryFault(EngineError):
         self.qid = qid
 
 
-def analysis_config(board_size: int, threads: int) -> Path:
+def analysis_config(board_size: int) -> Path:
     """The analysis config jpdsim writes when a player names none: the board's size for the
-    network's buffers (else a 9x9 query runs on a 19x19 buffer), ``threads`` positions searched
-    at once (the games in flight) by one search thread each, batched together, a cache of
-    2**20 evaluations (the analysis engine's default, 2**23, fills gigabytes in a long run),
-    no random symmetries and no root noise (a search that depends on its position alone) and
-    the answers from Black's side. Written once under the user's cache folder."""
+    network's buffers (else a 9x9 query runs on a 19x19 buffer); one position searched at a
+    time by one search thread, so that no evaluation is batched with another game's (the
+    Eigen backend ignores ``nnMaxBatchSize``); the network shown no previous moves (KataGo keys
+    its cache of 2**20 evaluations by the position without the moves that led to it, so with
+    them a value cached for one game would be reused by another that reached the position by
+    other moves); no random symmetries and no root noise; the answers from Black's side. An
+    answer then depends on its query alone, bit for bit (docs/katago.md, Reproducibility).
+    Written once under the user's cache folder; a FileFault naming ``config`` where it cannot
+    be."""
     text = (
-        f"# written by jpdsim for {board_size}x{board_size} games, {threads} in flight\n"
+        f"# written by jpdsim for {board_size}x{board_size} games\n"
         f"maxBoardXSizeForNNBuffer = {board_size}\n"
         f"maxBoardYSizeForNNBuffer = {board_size}\n"
         "requireMaxBoardSize = true\n"
-        f"numAnalysisThreads = {threads}\n"
+        "numAnalysisThreads = 1\n"
         "numSearchThreadsPerAnalysisThread = 1\n"
-        f"nnMaxBatchSize = {threads}\n"
+        "nnMaxBatchSize = 1\n"
         "nnCacheSizePowerOfTwo = 20\n"
+        "ignoreAllHistory = true\n"
         "nnRandomize = false\n"
         "wideRootNoise = 0.0\n"
         "reportAnalysisWinratesAs = BLACK\n"
         "logToStderr = false\n"
     )
     base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache"))
-    path = base / "jpdsim" / "katago" / f"analysis-{board_size}x{board_size}-{threads}.cfg"
-    if not path.exists() or path.read_text() != text:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_suffix(f".{os.getpid()}.tmp")
-        temporary.write_text(text)
-        temporary.replace(path)
+    path = base / "jpdsim" / "katago" / f"analysis-{board_size}x{board_size}.cfg"
+    try:
+        if not path.is_file() or path.read_text() != text:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            write_text_atomic(path, text)
+    except OSError as e:
+        raise FileFault(
+            "config",
+            f"cannot write the analysis config jpdsim writes, {path} ({e.strerror or e}): set "
+            f"XDG_CACHE_HOME to a folder you can write, or name a config of your own",
+        ) from None
     return path
 
 
-class FileMissing(EngineError):
-    """A file KataGo needs (``key``: ``model`` or ``config``) is not there."""
+class FileFault(EngineError):
+    """A file KataGo needs (``key``: ``model`` or ``config``) is not there, or cannot be
+    written (jpdsim's config)."""
 
-    def __init__(self, key: str, name: str):
-        super().__init__(f"no such file: {name}")
+    def __init__(self, key: str, reason: str):
+        super().__init__(reason)
         self.key = key
 
 
 def _check_file(key: str, name: str) -> None:
     if not os.path.isfile(name):
-        raise FileMissing(key, name)
+        raise FileFault(key, f"no such file: {name}")
 
 
 class KatagoEngine(Program):
     """A running ``katago analysis`` for ``player`` (a ``sim.player.Player`` of kind
     ``katago``) on ``board_size``; ``waiting``: the ids asked and not yet answered, oldest
-    first (a dict used as an ordered set)."""
+    first, each with when it was asked; ``version``: KataGo's, as it said at start."""
 
     def __init__(self, player, board_size: int):
         _check_file("model", player.model)
         if player.config is not None:
             _check_file("config", player.config)
-        config = player.config or str(analysis_config(board_size, player.in_flight))
+        config = player.config or str(analysis_config(board_size))
         args = [*resolve(player.command), "analysis", "-model", player.model, "-config", config]
         super().__init__(args, player.label)
         self.startup_timeout, self.move_timeout = player.startup_timeout, player.move_timeout
@@ -103,16 +121,17 @@ class KatagoEngine(Program):
     def handshake(self) -> None:
         """``query_version`` answered within ``startup_timeout`` (the network is loaded);
         ``generation`` counts the processes started."""
-        self.waiting, self.heard = {}, time.monotonic()
+        self.waiting = {}
         self.generation += 1
         self.write(_line({"id": _VERSION_ID, "action": "query_version"}), "query_version")
         deadline = time.monotonic() + self.startup_timeout
         while True:
             for answer in self._lines():
                 if answer.get("id") == _VERSION_ID and "version" in answer:
-                    log.info("%s: KataGo %s started", self.name, answer["version"])
+                    self.version = str(answer["version"])
+                    log.info("%s: KataGo %s started", self.name, self.version)
                     return
-                raise EngineError(f"answered {json.dumps(answer)[:80]} to query_version")
+                raise EngineError(f"answered {shown(json.dumps(answer))} to query_version")
             self.read_more(deadline, "query_version")
 
     def goodbye(self) -> None:
@@ -120,10 +139,8 @@ class KatagoEngine(Program):
         self.proc.stdin.close()
 
     def ask(self, qid: str, query: dict) -> None:
-        """Send ``query`` (``move_query``'s) as ``qid``."""
-        if not self.waiting:
-            self.heard = time.monotonic()
-        self.waiting[qid] = None  # before writing: a failed write blames the oldest waiting
+        """Send ``query`` (``move_query``'s) as ``qid``, noting when it was asked."""
+        self.waiting[qid] = time.monotonic()  # before writing: a failed write blames the oldest
         self.write(_line({"id": qid, **query}), f"query {qid}")
 
     def ask_alone(self, qid: str, query: dict, timeout: float) -> dict:
@@ -137,19 +154,18 @@ class KatagoEngine(Program):
             self.read_more(deadline, "a first query")
 
     def deadline(self) -> float:
-        """When the engine has been silent for ``move_timeout`` while queries wait
-        (``time.monotonic``)."""
-        return self.heard + self.move_timeout
+        """When the oldest query waiting has waited ``move_timeout`` (``time.monotonic``): a
+        query's whole time, however much KataGo writes meanwhile."""
+        return next(iter(self.waiting.values())) + self.move_timeout
 
     def answers(self):
         """The answers that have come, in order, as (id, answer), each id leaving ``waiting``
         as it is yielded (a fault after it leaves the answers before it good). A QueryFault
         names the query of an error answer; any other fault is an EngineError."""
         for answer in self._lines():
-            self.heard = time.monotonic()
             qid = answer.get("id")
             if "warning" in answer:
-                said = f"{answer.get('field')}: {answer['warning']}"
+                said = shown(f"{answer.get('field')}: {answer['warning']}")
                 if said not in self.warned:
                     self.warned.add(said)
                     log.warning("%s: warning (for %s and maybe more): %s", self.name, qid, said)
@@ -157,10 +173,10 @@ class KatagoEngine(Program):
             if "error" in answer:
                 if qid in self.waiting:
                     del self.waiting[qid]
-                    raise QueryFault(qid, f"error answer: {answer['error']}")
-                raise EngineError(f"error answer: {answer['error']}")
+                    raise QueryFault(qid, f"error answer: {shown(str(answer['error']))}")
+                raise EngineError(f"error answer: {shown(str(answer['error']))}")
             if qid not in self.waiting:
-                raise EngineError(f"answered an id that waits for nothing: {qid!r}")
+                raise EngineError(f"answered an id that waits for nothing: {shown(str(qid), True)}")
             if answer.get("isDuringSearch"):
                 continue
             del self.waiting[qid]
@@ -178,7 +194,8 @@ class KatagoEngine(Program):
             except ValueError:
                 answer = None
             if not isinstance(answer, dict):
-                raise EngineError(f"answered what is not a JSON object: {line[:80]!r}")
+                text = line.decode("utf-8", "replace")
+                raise EngineError(f"answered what is not a JSON object: {shown(text, True)}")
             yield answer
 
 
@@ -214,21 +231,20 @@ def best_move(qid: str, answer: dict, draw: float | None = None) -> str:
     try:
         infos = sorted(infos, key=lambda info: info["order"])
         best = infos[0]
-        if draw is not None:
-            visits = [float(info["visits"]) for info in infos]
-            if not all(v >= 0 for v in visits):
-                raise ValueError(visits)
-            at, total = draw * sum(visits), 0.0
-            for info, v in zip(infos, visits):
-                total += v
-                if at < total:
-                    best = info
-                    break
+        visits = [float(info["visits"]) for info in infos] if draw is not None else []
         move = best["move"]
     except (TypeError, ValueError, KeyError, IndexError):
-        raise QueryFault(qid, f"answer without a move: {json.dumps(answer)[:80]}") from None
+        raise QueryFault(qid, f"answer without a move: {shown(json.dumps(answer))}") from None
+    if not all(math.isfinite(v) and v >= 0 for v in visits):
+        raise QueryFault(qid, f"moveInfos visits {shown(str(visits))}: not counts of visits")
+    at, total = draw * sum(visits) if visits else 0.0, 0.0
+    for info, v in zip(infos, visits):
+        total += v
+        if at < total:
+            move = info.get("move")
+            break
     if not isinstance(move, str):
-        raise QueryFault(qid, f"answered the move {move!r}")
+        raise QueryFault(qid, f"answered the move {shown(repr(move))}")
     return move
 
 
@@ -241,7 +257,9 @@ def dead_stones(qid: str, answer: dict, board: list[int]) -> list[int]:
     try:
         black = [float(v) for v in ownership]
     except (TypeError, ValueError):
-        raise QueryFault(qid, "ownership: not a list of numbers") from None
+        black = [math.nan]
+    if not all(-1.0 <= v <= 1.0 for v in black):  # NaN too
+        raise QueryFault(qid, "ownership: not a list of numbers in -1..1")
     sign = {1: 1.0, 2: -1.0}
     return [p for p, c in enumerate(board) if c and sign[c] * black[p] <= -DEAD_OWNERSHIP]
 
@@ -253,9 +271,57 @@ def shared_katago(player, board_size: int) -> KatagoEngine:
     return shared(key, lambda: KatagoEngine(player, board_size))
 
 
+_VERSIONS: dict = {}  # player -> the KataGo version its start-up check found in this process
+
+
+@functools.lru_cache(maxsize=16)
+def _sha256(path: str, size: int, mtime_ns: int, inode: int) -> str:
+    """The sha256 of the file at ``path``, once per version of it (its stat)."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        while block := f.read(1 << 20):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def network(colour: str, player) -> dict:
+    """What identifies the network of ``player`` (of ``colour``): the file as named, its size
+    and its sha256."""
+    path = os.path.abspath(player.model)
+    try:
+        st = os.stat(path)
+        sha256 = _sha256(path, st.st_size, st.st_mtime_ns, st.st_ino)
+    except OSError as e:
+        raise UserError(f"players.{colour}.model: {player.model}: {e.strerror}") from None
+    return {"model": player.model, "bytes": st.st_size, "sha256": sha256}
+
+
+def programs(cfg) -> dict:
+    """What the manifest of the run ``cfg`` records of its KataGo beyond the config: each
+    katago player's network (``network``: ``--resume`` refuses another), the version its
+    start-up check found in this process (``check_player``), and, when a player has a config
+    of its own, why the rows may then differ with the number of workers (``not_reproducible``:
+    its evaluations may be batched with other games' or randomised, docs/katago.md)."""
+    katago = {c: getattr(cfg, c) for c in ("black", "white") if getattr(cfg, c).kind == "katago"}
+    entries = {
+        "networks": {c: network(c, p) for c, p in katago.items()},
+        "katago_version": {c: _VERSIONS.get(p) for c, p in katago.items()},
+    }
+    own = [c for c, p in katago.items() if p.config is not None]
+    if own:
+        entries["not_reproducible"] = (
+            f"players.{own[0]}.config is a KataGo config of the user's, which may batch the "
+            f"evaluations of the games in flight together (or randomise them): a game's moves "
+            f"may then depend on the other games its worker plays, so the rows may differ with "
+            f"the number of workers or shards"
+        )
+    return entries
+
+
 def check_player(cfg, colour: str, player) -> None:
     """The start-up check of the katago ``player`` of ``colour`` in the run ``cfg``: started
-    once, asked a first query under the rules and komi of each komi group, and quit. A KataGo
+    once, asked a first query under the rules and komi of each komi group, and quit (its
+    version noted for ``programs``). A KataGo
     that is missing, does not speak its protocol or refuses the set-up (a network or config
     file that is not there, a komi it cannot take) is one UserError naming its key, the program
     and its answer; a shard too small to keep ``in_flight`` games going is a line on stderr."""
@@ -266,7 +332,7 @@ def check_player(cfg, colour: str, player) -> None:
         raise UserError(f"players.{colour}.play_for: {e}") from None
     try:
         engine = KatagoEngine(player, cfg.rules.board_size)
-    except FileMissing as e:
+    except FileFault as e:
         raise UserError(f"players.{colour}.{e.key}: {e}") from None
     except EngineError as e:
         raise UserError(f"players.{colour}.command: {e}") from None
@@ -278,6 +344,7 @@ def check_player(cfg, colour: str, player) -> None:
         raise UserError(f"players.{colour}.command: {engine.name}: {e}") from None
     finally:
         engine.close()
+    _VERSIONS[player] = engine.version
     together = -(-cfg.shard_size // len(queries))  # a shard's games of one komi, played together
     if together < player.in_flight:
         sys.stderr.write(

@@ -36,13 +36,17 @@ class Driver:
     the function that plays its games (``sim.selfplay.play_batch``'s contract) and the one
     whose game of stand-ins compiles the kernels those games run; ``reproducibility``: what
     the manifest says of what jpdsim cannot control in its games (docs/gtp.md,
-    docs/katago.md), None when they depend on (seed, game id) alone."""
+    docs/katago.md), None when they depend on (seed, game id) alone; ``programs(cfg)``: what
+    the manifest records of the run's programs beyond its config, computed once in the parent
+    (``sim.katago.engine.programs``: the networks, which ``--resume`` compares, KataGo's
+    version, and ``not_reproducible``, which the summary repeats), None for nothing."""
 
     name: str
     check: Callable[[RunConfig], None]
     games: Callable[[], Callable]
     compiles: Callable[[], Callable]
     reproducibility: str | None = None
+    programs: Callable[[RunConfig], dict] | None = None
 
     def play(self, **kwargs):
         """Play games: ``sim.selfplay.play_batch``'s keywords and results."""
@@ -148,6 +152,12 @@ def _check_katago(cfg: RunConfig) -> None:
         check_player(cfg, colour, getattr(cfg, colour))
 
 
+def _katago_programs(cfg: RunConfig) -> dict:
+    from sim.katago.engine import programs
+
+    return programs(cfg)
+
+
 def _colours(cfg: RunConfig, kind: str) -> list[str]:
     return [c for c in ("black", "white") if getattr(cfg, c).kind == kind]
 
@@ -163,7 +173,8 @@ DRIVERS = {
             _refereed,
             "a GTP program plays: its own randomness is outside jpdsim's control; it is given a "
             "seed from (seed, game id) where it takes one (set_random_seed), and every move is "
-            "stored",
+            "stored (a program whose moves depend on the position and that seed alone, as GNU "
+            "Go's, gives the same rows with any number of workers: docs/gtp.md)",
         ),
         Driver(
             "katago",
@@ -172,9 +183,12 @@ DRIVERS = {
             _refereed,
             "KataGo plays: its analysis engine takes no seed with a query; the config jpdsim "
             "writes takes its randomness away (one search thread, no random symmetries, no root "
-            "noise), a config of the user's may not, and evaluations batched differently may "
-            "differ in their last bits; moves drawn by sample_moves come from (seed, game id); "
-            "every move is stored",
+            "noise), searches one position at a time and shows the network no previous moves, so "
+            "that no evaluation is batched with another game's or taken from the cache with "
+            "another game's history: the same rows with any number of workers; a config of the "
+            "user's may not (not_reproducible says so); moves drawn by sample_moves come from "
+            "(seed, game id); every move is stored",
+            _katago_programs,
         ),
     )
 }

@@ -5,14 +5,24 @@ temporary files of a killed runner removed."""
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 
 from sim.config import RunConfig, config_from_dict
-from sim.dataset.check import RunState, check_run
-from sim.dataset.layout import GAMES, LOCK, LOG, MANIFEST, MANIFEST_TMP, MOVES, format_ranges
+from sim.dataset.check import RunState, check_run, read_part
+from sim.dataset.layout import (
+    GAMES,
+    LOCK,
+    LOG,
+    MANIFEST,
+    MANIFEST_TMP,
+    MOVES,
+    format_ranges,
+    part_name,
+)
 from sim.dataset.manifest import now, read_manifest, write_manifest
-from sim.errors import UserError
+from sim.errors import UserError, quoted
 from sim.run.drivers import DRIVERS
 from sim.schema import SCHEMA_VERSION
 
@@ -22,19 +32,68 @@ LOCK_TRIES, LOCK_WAIT = 20, 0.05  # a busy folder's lock is tried for about a se
 def _config_differences(stored: dict, cfg: RunConfig) -> list[str]:
     """The keys where the stored config (resolved, so that keys added since it was written
     take their defaults, or a player's the values it played with) differs from ``cfg``."""
-    stored = config_from_dict(stored, "manifest.json (config)", stored=True).to_dict()
-    want = cfg.to_dict()
+    stored_cfg = config_from_dict(stored, "manifest.json (config)", stored=True)
+    if cfg.komi_search is not None and stored_cfg.komi_search is not None:
+        cfg = cfg.with_rounds_of(stored_cfg)  # a search's rounds are the run's, not its config's
+    stored, want = _flat(stored_cfg.to_dict()), _flat(cfg.to_dict())
     keys = list(dict.fromkeys([*want, *stored]))
     return [
-        f"{k}: run has {stored.get(k)!r}, requested {want.get(k)!r}"
+        f"{k}: run has {quoted(stored.get(k))}, requested {quoted(want.get(k))}"
         for k in keys
         if stored.get(k) != want.get(k)
     ]
 
 
+def _flat(table: dict, prefix: str = "") -> dict:
+    """A config's nested tables as dotted keys (``players.black.rave``): a difference names
+    the key that differs."""
+    out = {}
+    for k, v in table.items():
+        out.update(_flat(v, f"{prefix}{k}.") if isinstance(v, dict) else {f"{prefix}{k}": v})
+    return out
+
+
+def _run_above(run_dir: Path) -> Path | None:
+    """The run folder that ``run_dir`` is inside (a folder above it with a run's manifest), or
+    None."""
+    for above in Path(os.path.realpath(run_dir)).parents:
+        if os.path.isfile(above / MANIFEST):
+            try:
+                read_manifest(above)
+            except UserError:
+                continue
+            return above
+    return None
+
+
+def _program_differences(manifest: dict, cfg: RunConfig) -> list[str]:
+    """Where the programs the stored run played with (its KataGo networks: size, sha256)
+    differ from those ``cfg`` names now (``Driver.programs``); nothing for a run that did
+    not record them."""
+    driver = DRIVERS[cfg.driver]
+    stored = manifest.get("networks")
+    if not stored or driver.programs is None:
+        return []
+    now = driver.programs(cfg).get("networks", {})
+    return [
+        f"players.{c}.model: the run played {net['model']} ({net['bytes']:,} bytes, sha256 "
+        f"{net['sha256'][:16]}...), {now[c]['model']} is {now[c]['bytes']:,} bytes, sha256 "
+        f"{now[c]['sha256'][:16]}..."
+        for c, net in stored.items()
+        if c in now and (net["bytes"], net["sha256"]) != (now[c]["bytes"], now[c]["sha256"])
+    ]
+
+
 def check_folder(run_dir: Path, resume: bool) -> bool:
-    """Whether ``run_dir`` holds a run already (UserError if that is not wanted, or if it holds
-    something else). The lock file and the manifest's temporary files do not count."""
+    """Whether ``run_dir`` holds a run already (UserError if that is not wanted, if it holds
+    something else, or if it is inside another run's folder, whose readers it would break).
+    The lock file and the manifest's temporary files do not count."""
+    above = _run_above(run_dir)
+    if above is not None:
+        raise UserError(
+            f"--out {run_dir}: inside the run folder {above}, which holds its own run only; "
+            f"choose a folder outside it"
+        )
     if run_dir.exists() and not run_dir.is_dir():
         raise UserError(f"{run_dir}: exists and is not a folder")
     if not run_dir.is_dir():
@@ -82,16 +141,19 @@ def _manifest_of(
     run_dir: Path, cfg: RunConfig, problem: str, advice: str, grow: bool = False
 ) -> dict:
     """The manifest of the run in ``run_dir``; a UserError (``problem``, the differences, then
-    ``advice``) when that run's config is not ``cfg``. With ``grow``, ``cfg`` may be that run
+    ``advice``) when that run's config is not ``cfg``, or its networks not those ``cfg``
+    names now (``_program_differences``). With ``grow``, ``cfg`` may be that run
     with more games, when its games fill whole shards (a game depends on (seed, game id)
     alone, so the shards written are those of the larger run): the manifest is then the
     larger run's, the growth noted under ``grown``."""
     manifest = read_manifest(run_dir)
-    diffs = _config_differences(manifest["config"], cfg)
+    programs = _program_differences(manifest, cfg)
+    diffs = _config_differences(manifest["config"], cfg) + programs
     if not diffs:
         return manifest
     old = manifest["config"]["games"]
-    if cfg.games <= old or _config_differences({**manifest["config"], "games": cfg.games}, cfg):
+    larger = {**manifest["config"], "games": cfg.games}
+    if cfg.games <= old or programs or _config_differences(larger, cfg):
         raise UserError(f"{run_dir}: {problem} ({'; '.join(diffs)}); {advice}")
     if old % cfg.shard_size:
         raise UserError(
@@ -131,13 +193,15 @@ def lock(run_dir: Path):
 
 def new_manifest(cfg: RunConfig, config_file: str | None, env: dict) -> dict:
     """A fresh manifest of the run ``cfg`` (``record`` fills in what the folder holds)."""
+    driver = DRIVERS[cfg.driver]
     return {
         "name": cfg.name,
         "config": cfg.to_dict(),
         "config_file": config_file,
         **env,
         "schema_version": SCHEMA_VERSION,
-        **({"reproducibility": note} if (note := DRIVERS[cfg.driver].reproducibility) else {}),
+        **({"reproducibility": note} if (note := driver.reproducibility) else {}),
+        **(driver.programs(cfg) if driver.programs else {}),
         "status": "running",
         "started": now(),
         "updated": None,  # this, games_written and shards: ``record``
@@ -189,11 +253,44 @@ def prepare(cfg: RunConfig, run_dir: Path, resume: bool, config_file: str | None
     return manifest, state
 
 
+def remove_unstarted(run_dir: Path, made: Path | None) -> None:
+    """Remove what a new run that stopped before its first shard put into ``run_dir``, and the
+    folders up to ``made`` (the topmost that the run made, or None); a run with a shard
+    written is kept."""
+    if any((run_dir / GAMES).glob("part-*")):
+        return
+    for name in (MANIFEST, LOG, LOCK):
+        (run_dir / name).unlink(missing_ok=True)
+    above = [run_dir, *run_dir.parents]
+    made_here = above[: above.index(made) + 1] if made in above else []
+    for folder in (run_dir / GAMES, run_dir / MOVES, *made_here):
+        try:
+            folder.rmdir()
+        except OSError:  # not there, or not empty
+            pass
+
+
 def remove_temporary_shards(run_dir: Path) -> None:
     """Remove the half-written shard files that stopped workers left behind."""
     for sub in (GAMES, MOVES):
         for tmp in (run_dir / sub).glob(".part-*.parquet.tmp"):
             tmp.unlink(missing_ok=True)
+
+
+def discard_engine_errors(run_dir: Path, shards) -> int:
+    """When every game of ``shards`` (those a session wrote) ended ``engine_error``, remove
+    their files and return their games (the programs could not play one game: ``--resume``
+    plays them again, as it plays the shard that a program stopped); else 0."""
+    games = 0
+    for i in shards:
+        endings = read_part(run_dir / GAMES / part_name(i), ["ending"])["ending"].to_pylist()
+        if set(endings) != {"engine_error"}:
+            return 0
+        games += len(endings)
+    for i in shards:
+        for sub in (GAMES, MOVES):  # the games file first: without it the shard is not there
+            (run_dir / sub / part_name(i)).unlink(missing_ok=True)
+    return games
 
 
 def record(run_dir: Path, manifest: dict, cfg: RunConfig, done, status: str) -> None:

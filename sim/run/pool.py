@@ -3,10 +3,11 @@ plays it (``sim.run.shard.play_shard``) and sends back its result and its log re
 
 Messages from a worker: ``("log", record)``, ``("done", shard, games)``, ``("failed", shard,
 reason, traceback)``, ``("stop", shard, reason)`` (a ``UserError``: a full disk, a GTP program
-that cannot play; no shard after it could do better), ``("fatal", traceback)`` (it could not
-start). To a worker: a shard index, or None (no more: quit its GTP programs and exit). A
-worker stopped by SIGTERM kills its GTP programs first. The workers read the test hooks
-described in ``sim.run``.
+that cannot play; or a limit of the process, ``sim.errors.limit_error``: no shard after it
+could do better), ``("fatal", traceback, reason)`` (it could not start; ``reason``: a limit
+of the process, which stops the run, else None). To a worker: a shard index, or None (no
+more: quit its GTP programs and exit). A worker stopped by SIGTERM kills its GTP programs
+first. The workers read the test hooks described in ``sim.run``.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sim.config import RunConfig, config_from_dict
-from sim.errors import UserError
+from sim.errors import UserError, limit_error
 from sim.interrupts import check, deferred, in_main_thread
 from sim.program import close_all, kill_all
 from sim.run.shard import play_shard
@@ -83,8 +84,9 @@ def _worker_main(conn, run_dir: str, cfg_dict: dict, parent_pid: int) -> None:
     try:
         cfg = config_from_dict(cfg_dict, "manifest", stored=True)
         import sim.selfplay  # noqa: F401 - load the engine now: a failure here stops the run
-    except BaseException:  # noqa: BLE001 - reported to the parent, which stops the run
-        conn.send(("fatal", traceback.format_exc()))
+    except BaseException as err:  # noqa: BLE001 - reported to the parent, which stops the run
+        limit = limit_error(err)
+        conn.send(("fatal", traceback.format_exc(), limit and str(limit)))
         return
     wlog.info("engine imported in %.2f s", time.perf_counter() - t0)
     crash = os.environ.get("JPDSIM_TEST_CRASH_SHARD")
@@ -103,10 +105,11 @@ def _worker_main(conn, run_dir: str, cfg_dict: dict, parent_pid: int) -> None:
             os._exit(70)
         try:
             n = play_shard(cfg, Path(run_dir), index)
-        except UserError as err:
-            conn.send(("stop", index, str(err)))
-            continue
         except Exception as err:  # noqa: BLE001 - reported with its shard; the worker goes on
+            stop = err if isinstance(err, UserError) else limit_error(err)
+            if stop is not None:  # no later shard could do better
+                conn.send(("stop", index, str(stop)))
+                continue
             first = (str(err).strip().splitlines() or [""])[0]
             conn.send(("failed", index, f"{type(err).__name__}: {first}", traceback.format_exc()))
             continue
@@ -234,9 +237,11 @@ class Pool:
             self._feed(w)
         elif kind == "fatal":
             log.error("worker %s could not start:\n%s", w.proc.name, msg[1].rstrip())
-            if w.shard is not None:
+            if w.shard is not None and msg[2]:  # a limit of the process: the run stops
+                self.on_stop(w.shard, msg[2])
+            elif w.shard is not None:
                 self._fail(w.shard, "worker could not start: " + msg[1].strip().splitlines()[-1])
-                w.shard = None
+            w.shard = None
             self.stopping = True
 
     def _drain(self, w: _Worker) -> None:

@@ -21,11 +21,12 @@ from sim.config import RunConfig
 from sim.dataset.check import RunState, check_run
 from sim.dataset.layout import LOG
 from sim.dataset.manifest import environment, now
-from sim.errors import UserError
+from sim.errors import UserError, limit_error
 from sim.run import folder
 from sim.run.dask_backend import run_on_dask
 from sim.run.drivers import DRIVERS
 from sim.run.pool import Pool
+from sim.run.search import log_round, next_config
 
 log = logging.getLogger("jpdsim.runner")
 _LOG_FORMAT = "%(asctime)s %(processName)s[%(process)d] %(levelname)s %(message)s"
@@ -41,6 +42,15 @@ class RunResult:
     stopped: str | None = None  # why the run stopped early (a worker's UserError), or None
     games_played: int = 0
     seconds: float = 0.0
+
+
+class _RunLog(MultiProcessingHandler):
+    """The run log's handler; a record that cannot be queued (no thread can start under a
+    memory limit) is dropped, not printed to stderr with a traceback (the runner's error
+    says what went wrong)."""
+
+    def handleError(self, record):
+        pass
 
 
 class _LogFile(logging.FileHandler):
@@ -76,12 +86,19 @@ def run(
         driver = DRIVERS[cfg.driver]
         driver.check(cfg)  # before the run folder is made
         patches_off = driver.compile(cfg.play_kwargs())  # here, not in each worker at once
-        folder.check_folder(run_dir, resume)  # before the lock goes into a folder not ours
+        new = not folder.check_folder(run_dir, resume)  # before the lock goes into it
+        made = next((p for p in [*run_dir.parents][::-1] + [run_dir] if not p.exists()), None)
         lock = folder.lock(run_dir)
         try:
             return _run_locked(
                 cfg, run_dir, workers, resume, progress, config_file, scheduler, patches_off
             )
+        except Exception as err:  # a limit of the process
+            if (limit := limit_error(err)) is None:
+                raise
+            if new:
+                folder.remove_unstarted(run_dir, made)
+            raise limit from None
         finally:
             lock.close()
 
@@ -125,13 +142,13 @@ def _run_locked(
 ) -> RunResult:
     env = environment()
     manifest, state = folder.prepare(cfg, run_dir, resume, config_file, env)
+    if state is not None and cfg.komi_search is not None:
+        cfg = state.config  # the rounds its search decided
     done = set(state.done) if state else set()
     pending = [i for i in range(cfg.n_shards) if i not in done]
 
     with interrupts.deferred():  # its thread started, or no handler at all
-        handler = MultiProcessingHandler(
-            "jpdsim-run-log", sub_handler=_LogFile(run_dir / LOG, encoding="utf-8")
-        )
+        handler = _RunLog("jpdsim-run-log", sub_handler=_LogFile(run_dir / LOG, encoding="utf-8"))
     handler.setFormatter(logging.Formatter(_LOG_FORMAT))
     top = logging.getLogger("jpdsim")
     old_level = top.level
@@ -205,16 +222,36 @@ def _run_locked(
             workers,
             cfg.seed,
         )
-        if pending and scheduler:
-            run_on_dask(cfg, run_dir, pending, scheduler, on_done, result.failures, on_stop)
-        elif pending:
-            bar.set_postfix_str("starting workers")
-            pool = Pool(cfg, run_dir, workers, pending, on_done, result.failures, on_stop)
-            pool.start()
-            # pyarrow's Parquet reader loads pandas for the final check: load it while the
-            # workers start, not after they end
-            interrupts.load("pandas")
-            pool.run()
+        while True:
+            if pending and scheduler:
+                run_on_dask(cfg, run_dir, pending, scheduler, on_done, result.failures, on_stop)
+            elif pending:
+                bar.set_postfix_str("starting workers")
+                pool = Pool(cfg, run_dir, workers, pending, on_done, result.failures, on_stop)
+                pool.start()
+                # pyarrow's Parquet reader loads pandas for the final check: load it while the
+                # workers start, not after they end
+                interrupts.load("pandas")
+                pool.run()
+            if cfg.engines and not result.stopped:
+                failed = folder.discard_engine_errors(run_dir, [i for i in pending if i in done])
+                if failed:
+                    result.stopped = (
+                        f"every game played ({failed}) ended engine_error: the programs cannot "
+                        f"play this run (their shards are not kept)"
+                    )
+            search = cfg.komi_search
+            if search is None or search.ended or result.failures or result.stopped:
+                break
+            if len(done) < cfg.n_shards:
+                break
+            cfg = next_config(cfg, run_dir)  # every round so far written: decide the next
+            manifest.update(config=cfg.to_dict(), games=cfg.games)
+            folder.record(run_dir, manifest, cfg, done, "running")
+            log_round(cfg.komi_search)
+            bar.total = cfg.games
+            bar.refresh()
+            pending = [i for i in range(cfg.n_shards) if i not in done]
     except KeyboardInterrupt as err:
         interrupts.forget()
         terminated = isinstance(err, interrupts.Terminated)

@@ -4,7 +4,8 @@
 
 It answers the setup commands as GTP says, keeps no board, and on its N-th ``genmove``
 (default 1) and after does what MODE says: ``pass`` answers pass; ``crash`` exits; ``hang``
-sleeps; ``garbage`` answers a line that is not GTP; ``occupied`` answers A1 (legal once, then
+sleeps; ``garbage`` answers a line that is not GTP; ``huge`` answers a move of a million
+letters; ``occupied`` answers A1 (legal once, then
 a stone is there); ``refuse`` refuses every ``play``; ``resign`` resigns; ``silent`` answers
 nothing at all, from the first command. Before the N-th it passes.
 
@@ -84,6 +85,8 @@ for line in sys.stdin:
         elif opts.mode == "garbage":
             sys.stdout.write("banana\n\n")
             sys.stdout.flush()
+        elif opts.mode == "huge":
+            answer("x" * 1_000_000)
         elif opts.mode == "occupied":
             answer("A1")
         elif opts.mode == "resign":

@@ -18,7 +18,8 @@ MODE (at ``--at GAME:TURN``: the queries whose id starts ``GAME:TURN:``, an empt
 TURN matching any; without it, every query): ``play`` (none), ``crash`` (exit 3), ``hang``
 (sleep), ``garbage`` (a line that is not JSON), ``wrongid`` (the answer under another id),
 ``error`` (an error answer for the query), ``nomove`` (an answer without moveInfos),
-``occupied`` (a point that has a stone).
+``occupied`` (a point that has a stone), ``chatty`` (an ``isDuringSearch`` line for the query
+every 0.2 s for 5 s, then its answer).
 ``--reverse``: answer the queries that came together in reverse order (answers out of
 order); ``--warn``: a warning line before each answer; ``--slow S``: S seconds for each query;
 ``--log FILE``: append each query's id, komi and rules; ``--pids FILE``: append ``PID start``;
@@ -180,6 +181,9 @@ def analyse(query):
         time.sleep(3600)
     if fault == "garbage":
         return "banana"
+    for _ in range(25 if fault == "chatty" else 0):
+        write({"id": qid, "isDuringSearch": True, "turnNumber": len(query["moves"])})
+        time.sleep(0.2)
     if fault == "error":
         return {"id": qid, "field": "moves", "error": "fake error"}
     moves = [vertex_of(p, n) for p in candidates(board, colour, n)] or ["pass"]

@@ -1,0 +1,177 @@
+"""``komi_search``: a run that looks for the fair komi of one ruleset in rounds, until its 95%
+interval is as narrow as asked (README, "Komi studies").
+
+A round is ``round_games`` games (whole shards). Its komis depend only on the results of the
+rounds before it (``next_round``), so the rows stay a function of (seed, game id) whatever the
+number of workers, and a killed run resumes to the same rows:
+
+- the first round plays a spread of komis around the first guess (``start``, else the run's
+  komi under the ruleset): half and whole points from 2 below to 2 above;
+- while the komis played do not bracket the fair komi (Black's fitted score is above 1/2 at
+  the highest, or below at the lowest), the next round goes past that end, 1, 2, 4 and 8
+  points further;
+- once they do, the fair komi is fitted (``sim.komi_fit``: the fit ``jpdsim komi`` prints,
+  its bootstrap of 1,000 redraws with seed 0) and the next round plays two thirds of its
+  games at the two half points that enclose the estimate, where the crossing is read, and the
+  rest at one komi on either side, as far out as the interval reaches (half a point to
+  ``MAX_REACH``): where Black's score changes slowly with komi, two komis close together
+  give a noisy slope, and the outer two steady it and catch an estimate that moves;
+- the search ends when the interval's half-width is at most ``precision``, or when another
+  round would pass ``max_games``.
+
+The rounds decided so far are the search's state (``KomiSearch.rounds``), stored with the
+run's config in its manifest: a run's games are those of its rounds.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from sim import komi_fit
+from sim.options import OptionError, choice, integer, number
+from sim.schema import RULESETS
+
+#: The first round's komis, from its centre.
+SPREAD = (-2.0, -1.0, -0.5, 0.0, 0.5, 1.0, 2.0)
+#: How far past an end that does not bracket the next round goes.
+REACH = (1.0, 2.0, 4.0, 8.0)
+#: How far (points) a bracketed round's outer komis go at most from the two that enclose the
+#: estimate: as far as the interval reaches, at least half a point.
+MAX_REACH = 4.0
+N_BOOT, BOOT_SEED, LEVEL = 1000, 0, 0.95
+_KEYS = ("ruleset", "precision", "max_games", "round_games", "start")
+
+
+@dataclass(frozen=True)
+class Round:
+    """A round decided: its ``komis`` (the round's j-th game plays ``komis[j % len(komis)]``;
+    none: the search ended), the fit of the rounds before it (``fair``, ``lo``, ``hi``: NaN
+    before any game, ±inf unbracketed) and whether that fit ``met`` the precision."""
+
+    komis: tuple[float, ...]
+    fair: float = math.nan
+    lo: float = math.nan
+    hi: float = math.nan
+    met: bool = False
+
+    def to_dict(self) -> dict:
+        """For the manifest: the komis, the fit before the round (None where not finite)."""
+
+        def point(x):
+            return round(float(x), 4) if math.isfinite(x) else None
+
+        fit = {k: point(getattr(self, k)) for k in ("fair", "lo", "hi")}
+        return {"komis": list(self.komis), **fit, "met": self.met}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Round:
+        """A round as ``to_dict`` stored it (an infinite fit reads back as NaN)."""
+        fit = {k: math.nan if d.get(k) is None else float(d[k]) for k in ("fair", "lo", "hi")}
+        return cls(tuple(float(k) for k in d["komis"]), **fit, met=bool(d["met"]))
+
+
+@dataclass(frozen=True)
+class KomiSearch:
+    """A run config's ``komi_search``: the ``ruleset`` whose fair komi is sought, the
+    ``precision`` (the 95% interval's half-width, points) it stops at, at most ``max_games``,
+    ``round_games`` a round, the first guess ``start`` (None: the run's komi); ``rounds``, the
+    rounds decided so far."""
+
+    ruleset: str
+    precision: float = 0.25
+    max_games: int = 4000
+    round_games: int = 400
+    start: float | None = None
+    rounds: tuple[Round, ...] = ()
+
+    def __post_init__(self):
+        choice("komi_search.ruleset", self.ruleset, RULESETS)
+        number("komi_search.precision", self.precision, 0.01, 100)
+        integer("komi_search.round_games", self.round_games, 2 * len(SPREAD), 10**8)
+        integer("komi_search.max_games", self.max_games, self.round_games, 10**9)
+        if self.start is not None:
+            number("komi_search.start", self.start, -1000, 1000)
+        object.__setattr__(self, "rounds", tuple(self.rounds))
+
+    @classmethod
+    def from_table(cls, table, stored: bool = False) -> KomiSearch:
+        """The search of a config's ``komi_search`` table (``stored``: a manifest's, with the
+        rounds decided)."""
+        if not isinstance(table, dict):
+            raise OptionError(
+                "komi_search",
+                f'must be a table such as {{ ruleset = "chinese", precision = 0.25 }}, got '
+                f"{str(table)[:80]}",
+            )
+        keys = (*_KEYS, "rounds") if stored else _KEYS
+        unknown = [k for k in table if k not in keys]
+        if unknown:
+            raise OptionError(f"komi_search.{unknown[0]}", f"unknown ({', '.join(_KEYS)})")
+        if "ruleset" not in table:
+            raise OptionError("komi_search.ruleset", "missing (required)")
+        rounds = tuple(Round.from_dict(r) for r in table.get("rounds", ()))
+        return cls(**{**table, "rounds": rounds})
+
+    def to_dict(self) -> dict:
+        out = {k: getattr(self, k) for k in _KEYS if getattr(self, k) is not None}
+        return {**out, "rounds": [r.to_dict() for r in self.rounds]}
+
+    @property
+    def ended(self) -> bool:
+        return bool(self.rounds) and not self.rounds[-1].komis
+
+    @property
+    def games(self) -> int:
+        """The games of the rounds decided."""
+        return self.round_games * sum(1 for r in self.rounds if r.komis)
+
+    def started(self, guess: float) -> KomiSearch:
+        """The search with its first round decided (``guess``: the run's komi)."""
+        if self.rounds:
+            return self
+        return replace(self, rounds=(next_round(self, guess, [], [], 0),))
+
+    def komi_of(self, game_ids, setups: int = 1) -> np.ndarray:
+        """The komi each of ``game_ids`` (of the rounds decided) is played at: the round's
+        game j at its komi (j div ``setups``) mod its komis (every komi from each setup)."""
+        ids = np.asarray(game_ids, np.int64)
+        r, j = ids // self.round_games, ids % self.round_games // setups
+        table = [r_.komis for r_ in self.rounds if r_.komis]
+        return np.array([table[a][b % len(table[a])] for a, b in zip(r, j)], np.float64)
+
+
+def _half(x: float) -> float:
+    """The half point at or below ``x``."""
+    return math.floor(x * 2) / 2
+
+
+def _clip(komi: float) -> float:
+    return float(min(max(komi, -1000.0), 1000.0))
+
+
+def next_round(search: KomiSearch, guess: float, komis, counts, played: int) -> Round:
+    """The next round, from the ``counts`` (Black's wins, draws, losses under
+    ``search.ruleset``) at each of the sorted ``komis`` of the ``played`` games before it;
+    ``guess``: the first round's centre when ``search.start`` is None."""
+    komis = np.asarray(komis, np.float64)
+    counts = np.asarray(counts, np.int64).reshape(len(komis), 3)
+    if played == 0 or len(komis) == 0:
+        centre = _half(search.start if search.start is not None else guess)
+        return Round(tuple(_clip(centre + d) for d in SPREAD))
+    boot = komi_fit.bootstrap_counts(counts, N_BOOT, BOOT_SEED)
+    fit = komi_fit.fit(komis, counts, boot, LEVEL)
+    done = played + search.round_games > search.max_games
+    if math.isinf(fit.fair):
+        end = komis[-1] if fit.fair > 0 else komis[0]
+        sign = 1.0 if fit.fair > 0 else -1.0
+        reach = tuple(_clip(end + sign * d) for d in REACH)
+        return Round(() if done else reach, fit.fair, fit.lo, fit.hi)
+    half_width = (fit.hi - fit.lo) / 2  # NaN or inf where the bootstrap does not bracket
+    met = bool(half_width <= search.precision)
+    low = _half(fit.fair)
+    reach = max(_half(min(half_width, MAX_REACH)), 0.5) if half_width == half_width else MAX_REACH
+    around = tuple(_clip(low + d) for d in (-reach, 0.0, 0.0, 0.5, 0.5, 0.5 + reach))
+    return Round(() if met or done else around, fit.fair, fit.lo, fit.hi, met)

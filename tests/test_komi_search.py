@@ -1,0 +1,218 @@
+"""``sim.komi_search``: the rounds of a komi search, decided from the results before them."""
+
+import math
+import shutil
+from dataclasses import replace
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute  # noqa: F401 - pa.compute
+import pytest
+
+from sim import cli
+from sim.config import load_config
+from sim.dataset.check import check_run
+from sim.dataset.manifest import read_manifest, write_manifest
+from sim.dataset.read import read_games
+from sim.errors import UserError
+from sim.komi_search import REACH, SPREAD, KomiSearch, next_round
+from sim.options import OptionError
+from sim.run import runner
+
+SEARCH = KomiSearch("chinese", precision=0.25, max_games=20_000, round_games=200)
+
+
+def results(komis, margins_of) -> np.ndarray:
+    """Black's (wins, draws, losses) at each komi, of the games whose margins ``margins_of``
+    gives for that komi."""
+    out = []
+    for k in komis:
+        m = np.asarray(margins_of(k))
+        out.append([(m > k).sum(), (m == k).sum(), (m < k).sum()])
+    return np.array(out)
+
+
+def test_the_first_round_spreads_around_the_guess_or_the_start():
+    assert next_round(SEARCH, 7.3, [], [], 0).komis == tuple(7.0 + d for d in SPREAD)
+    start = KomiSearch("chinese", start=24.6, max_games=1000, round_games=100)
+    first = next_round(start, 7.5, [], [], 0)
+    assert first.komis == tuple(24.5 + d for d in SPREAD) and math.isnan(first.fair)
+
+
+@pytest.mark.parametrize("lead, end, sign", [(30, 9.0, 1), (-30, 5.0, -1)])
+def test_an_end_that_does_not_bracket_is_passed(lead, end, sign):
+    """Black wins (loses) every game at every komi played: the next round goes past the
+    highest (lowest) komi, 1 to 8 points further."""
+    komis = [5.0, 7.0, 9.0]
+    r = next_round(SEARCH, 7.0, komis, results(komis, lambda k: [lead] * 50), 150)
+    assert r.komis == tuple(end + sign * d for d in REACH)
+    assert r.fair == sign * math.inf and not r.met
+
+
+def test_a_bracketed_fit_plays_around_its_estimate_until_the_interval_is_narrow():
+    """Margins spread around 9: first the two half points that enclose the estimate (two thirds
+    of the games) and one on either side as far as the interval reaches; with many games
+    there, the interval is narrow and the search stops."""
+    rng = np.random.default_rng(0)
+    komis = [7.0, 8.0, 9.5, 11.0]
+    few = results(komis, lambda k: np.round(rng.normal(9, 4, 30)))
+    r = next_round(SEARCH, 7.0, komis, few, 120)
+    assert not r.met and 7 <= r.fair <= 11
+    low = math.floor(r.fair * 2) / 2
+    reach = (r.komis[-1] - r.komis[0] - 0.5) / 2  # as far out as the interval reaches
+    assert r.komis == (low - reach, low, low, low + 0.5, low + 0.5, low + 0.5 + reach)
+    assert 0.5 <= reach <= min(max((r.hi - r.lo) / 2, 0.5), 4)
+    many = [8.5, 9.0, 9.5]
+    c = results(many, lambda k: np.round(rng.normal(9, 2, 4000)))
+    done = next_round(SEARCH, 7.0, many, c, 12_000)
+    assert done.met and done.komis == () and (done.hi - done.lo) / 2 <= 0.25
+    assert done.lo <= 9 <= done.hi
+
+
+def test_the_search_stops_at_its_budget_and_says_the_precision_was_not_met():
+    komis = [8.0, 10.0]
+    c = results(komis, lambda k: [6, 12] * 10)  # half the games either way: an open interval
+    small = KomiSearch("jpd_a", precision=0.25, max_games=100, round_games=20)
+    r = next_round(small, 7.0, komis, c, 100)
+    assert r.komis == () and not r.met and math.isfinite(r.fair)
+
+
+def test_a_round_is_a_function_of_the_results_before_it():
+    komis = [8.0, 9.0, 10.0]
+    c = np.array([[30, 0, 10], [12, 10, 18], [5, 0, 35]])
+    assert next_round(SEARCH, 7.0, komis, c, 120) == next_round(SEARCH, 7.0, komis, c, 120)
+
+
+def test_a_simulated_search_finds_the_fair_komi_to_its_precision():
+    """Whole-point margins around 9 (sd 3), the first guess 7: the search brackets 9, stops
+    with a half-width of at most 0.25 and an interval holding 9, well within its budget."""
+    rng = np.random.default_rng(1)
+    counts, played = {}, 0
+    while True:
+        ks = sorted(counts)
+        r = next_round(SEARCH, 7.0, ks, [counts[k] for k in ks], played)
+        if not r.komis:
+            break
+        per = np.bincount(np.arange(SEARCH.round_games) % len(r.komis), minlength=len(r.komis))
+        for k, n in zip(r.komis, per):
+            new = results([k], lambda k, n=n: np.round(rng.normal(9, 3, n)))[0]
+            counts[k] = counts.get(k, 0) + new
+        played += SEARCH.round_games
+    assert r.met and r.lo <= 9 <= r.hi and (r.hi - r.lo) / 2 <= 0.25
+    assert played < SEARCH.max_games / 2
+
+
+@pytest.mark.parametrize(
+    "table, message",
+    [
+        ({"ruleset": "chinese", "values": [1]}, r"komi_search\.values: unknown"),
+        ({"precision": 0.5}, r"komi_search\.ruleset: missing"),
+        ({"ruleset": "go"}, r"komi_search\.ruleset"),
+        ({"ruleset": "chinese", "precision": 0}, r"komi_search\.precision"),
+        ({"ruleset": "chinese", "max_games": 100, "round_games": 200}, r"komi_search\.max_games"),
+        ({"ruleset": "chinese", "start": 5000}, r"komi_search\.start"),
+        ([1, 2], r"komi_search: must be a table"),
+    ],
+)
+def test_a_bad_search_is_one_line_naming_its_key(table, message):
+    with pytest.raises(OptionError, match=message):
+        KomiSearch.from_table(table)
+
+
+def test_a_search_reads_back_from_its_dict():
+    s = KomiSearch("jpd_b", precision=0.5, max_games=3000, round_games=300, start=6.5)
+    s = s.started(7.5)
+    assert KomiSearch.from_table(s.to_dict(), stored=True) == s
+    assert "start" not in KomiSearch("jpd_b").to_dict()
+    with pytest.raises(OptionError, match=r"komi_search\.rounds: unknown"):  # a run's, not a user's
+        KomiSearch.from_table(s.to_dict())
+
+
+# --- a run with a komi search ----------------------------------------------------------------
+
+SEARCH_RUN = """
+board_size = 5
+rules = "chinese"
+shard_size = 70
+komi_search = { ruleset = "chinese", precision = 1.5, max_games = 700, round_games = 140 }
+"""
+
+
+@pytest.fixture(scope="module")
+def searched(tmp_path_factory):
+    """A komi search of random 5x5 games, played by one worker: (its folder, its rows)."""
+    root = tmp_path_factory.mktemp("search")
+    (root / "search.toml").write_text(SEARCH_RUN)
+    result = runner.run(load_config(root / "search.toml"), root / "one", workers=1)
+    assert result.state.complete and not result.failures
+    return root, read_games(root / "one")
+
+
+@pytest.mark.slow
+def test_a_search_plays_rounds_until_its_interval_is_narrow(searched, capsys):
+    """Every round's komis follow from the rows before it; the manifest keeps each round and
+    the fit before it; the search ended, and ``jpdsim komi`` says how and at which komis."""
+    root, table = searched
+    cfg = check_run(root / "one").config
+    search = cfg.komi_search
+    assert search.ended and cfg.games == table.num_rows == search.games <= 700
+    ids = table.column("game_id").to_numpy()
+    assert (table.column("komi_chinese").to_numpy() == search.komi_of(ids)).all()
+    for k in range(1, len(search.rounds)):  # each round: decided from the rows before it
+        played = replace(search, rounds=search.rounds[:k])
+        rows = table.filter(pa.compute.less(table.column("game_id"), played.games))
+        winners = rows.column("winner_chinese").to_pylist()
+        komis = rows.column("komi_chinese").to_numpy()
+        values = sorted(set(komis[[w is not None for w in winners]]))
+        counts = [
+            [
+                sum(1 for w, x in zip(winners, komis) if x == v and w == o)
+                for o in ("B", "draw", "W")
+            ]
+            for v in values
+        ]
+        again = next_round(played, 7.5, values, counts, played.games)
+        assert again.komis == search.rounds[k].komis
+    stored = read_manifest(root / "one")["config"]["komi_search"]["rounds"]
+    assert [r["komis"] for r in stored] == [list(r.komis) for r in search.rounds]
+    assert cli.main(["komi", str(root / "one")]) == 0
+    out = capsys.readouterr().out
+    assert f"komi search of {root / 'one'} (chinese, 95% interval within ±1.5): " in out
+    assert "games per komi: " in out
+
+
+@pytest.mark.slow
+def test_a_searchs_rows_do_not_depend_on_workers_or_a_resume(searched):
+    """Two workers give the same rows; a search killed after its second round (its manifest
+    with two rounds, the later shards gone) resumes to the same rows."""
+    root, table = searched
+    runner.run(load_config(root / "search.toml"), root / "two", workers=2)
+    assert read_games(root / "two").equals(table)
+    shutil.copytree(root / "one", root / "killed")
+    manifest = read_manifest(root / "killed")
+    search = manifest["config"]["komi_search"]
+    search["rounds"] = search["rounds"][:2]
+    manifest["config"]["games"] = manifest["games"] = 2 * search["round_games"]
+    write_manifest(root / "killed", manifest)
+    for part in sorted((root / "killed" / "games").iterdir())[4:]:
+        part.unlink()
+    with pytest.raises(UserError, match="its komi search has rounds still to play"):
+        check_run(root / "killed").require_complete()
+    runner.run(load_config(root / "search.toml"), root / "killed", workers=1, resume=True)
+    assert read_games(root / "killed").equals(table)
+
+
+def test_a_search_decides_its_games(tmp_path):
+    (tmp_path / "c.toml").write_text(SEARCH_RUN + "games = 100\n")
+    with pytest.raises(UserError, match=r"key 'games': a komi_search decides its games"):
+        load_config(tmp_path / "c.toml")
+    (tmp_path / "c.toml").write_text(SEARCH_RUN)
+    with pytest.raises(UserError, match=r"option --games: key 'games': a komi_search decides"):
+        load_config(tmp_path / "c.toml", games=1000)
+    (tmp_path / "c.toml").write_text(SEARCH_RUN.replace("shard_size = 70", "shard_size = 60"))
+    with pytest.raises(UserError, match=r"komi_search.round_games': must be whole shards"):
+        load_config(tmp_path / "c.toml")
+    sweep = 'komi_sweep = { ruleset = "chinese", values = [6.5] }\n'
+    (tmp_path / "c.toml").write_text(SEARCH_RUN + sweep)
+    with pytest.raises(UserError, match=r"a komi_sweep or a komi_search, not both"):
+        load_config(tmp_path / "c.toml")
