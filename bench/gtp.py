@@ -44,7 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from analysis.load import IncompleteRunWarning, load_runs  # noqa: E402
 from analysis.stats import wilson  # noqa: E402
-from sim.config import config_from_dict  # noqa: E402
+from sim.config_file import config_from_dict  # noqa: E402
 from sim.errors import UserError  # noqa: E402
 from sim.gtp.engine import GtpEngine, engine_seed  # noqa: E402
 from sim.options import OptionError  # noqa: E402

@@ -21,7 +21,8 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from sim.config import RunConfig, config_from_dict
+from sim.config import RunConfig
+from sim.config_file import config_from_dict
 from sim.dataset import write
 from sim.dataset.manifest import environment
 from sim.engine.outcome import labels, rulings

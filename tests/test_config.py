@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from sim.commands.stress import load_stress
-from sim.config import RunConfig, config_from_dict, load_config
+from sim.config import RunConfig
+from sim.config_file import config_from_dict, load_config
 from sim.errors import UserError
 from sim.options import OptionError
 from sim.player import Player

@@ -441,7 +441,7 @@ def test_a_komi_sweep_plays_every_komi_from_every_setup(tmp_path, values):
 
     import numpy as np
 
-    from sim.config import load_config
+    from sim.config_file import load_config
     from sim.run.shard import play_table
 
     cfg = load_config(_config(tmp_path, CROSSED.format(games=16, shard_size=16, values=values)))
@@ -458,8 +458,8 @@ def test_a_stored_sweep_without_the_key_keeps_the_komis_it_was_played_at(tmp_pat
     a sweep without several setups is the same either way."""
     import numpy as np
 
-    from sim.config import config_from_dict, load_config
-    from sim.run import folder
+    from sim.config_file import config_from_dict, load_config
+    from sim.run import identity
 
     cfg = load_config(_config(tmp_path, CROSSED.format(games=16, shard_size=16, values="6.5, 7.5")))
     old = cfg.to_dict()
@@ -468,17 +468,17 @@ def test_a_stored_sweep_without_the_key_keeps_the_komis_it_was_played_at(tmp_pat
     assert [g.rules.komi["jpd_b"] for g, _ in stored.komi_groups(np.arange(4))] == [6.5, 7.5]
     assert [rows.tolist() for _, rows in stored.komi_groups(np.arange(4))] == [[0, 2], [1, 3]]
     assert [rows.tolist() for _, rows in cfg.komi_groups(np.arange(4))] == [[0, 1], [2, 3]]
-    (diff,) = folder._config_differences(old, cfg)
+    (diff,) = identity.config_differences(old, cfg)
     assert diff == "komi_sweep.cross_setups: run has False, requested True"
     sweep = 'komi_sweep = { ruleset = "jpd_b", values = [6.5, 7.5] }\n'
     plain = load_config(_config(tmp_path, "board_size = 5\ngames = 4\n" + sweep))
     old = plain.to_dict()
     del old["komi_sweep"]["cross_setups"]
-    assert folder._config_differences(old, plain) == []
+    assert identity.config_differences(old, plain) == []
 
 
 def test_a_huge_sweep_is_a_short_line(tmp_path):
-    from sim.config import load_config
+    from sim.config_file import load_config
     from sim.errors import UserError
 
     values = ", ".join(str(v / 2) for v in range(10_000))
@@ -501,7 +501,7 @@ def test_a_huge_sweep_is_a_short_line(tmp_path):
 )
 def test_any_huge_value_is_a_short_line(tmp_path, key):
     """Every option checker (``sim.options``, the player, the setups) quotes a value bounded."""
-    from sim.config import load_config
+    from sim.config_file import load_config
     from sim.errors import UserError
 
     text = key.format(many=", ".join(["1"] * 10_000), long="x" * 100_000)

@@ -534,7 +534,7 @@ def test_the_trees_of_the_games_in_flight_count_for_memory(model):
     them are more than any machine has)."""
     from sim.config import RunConfig
     from sim.errors import UserError
-    from sim.run.runner import check_workers
+    from sim.run.capacity import check_workers
 
     search = Player("mcts", visits=10_000)
     kata = Player("katago", command="katago", model=str(model), in_flight=4096)
@@ -544,7 +544,7 @@ def test_the_trees_of_the_games_in_flight_count_for_memory(model):
 
 
 def test_a_gtp_player_cannot_play_katago(tmp_path, model):
-    from sim.config import load_config
+    from sim.config_file import load_config
     from sim.errors import UserError
 
     c = config(tmp_path / "c.toml", model, ["katago"], white="kind = 'gtp'\ncommand = 'gnugo'")

@@ -113,7 +113,7 @@ def test_the_compile_step_says_the_patches_left_off_every_time(tmp_path, monkeyp
 
 
 def test_a_run_logs_the_patches_left_off(tmp_path, monkeypatch, capsys):
-    from sim.config import config_from_dict
+    from sim.config_file import config_from_dict
     from sim.run import runner
     from sim.run.drivers import Driver
 

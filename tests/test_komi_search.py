@@ -10,7 +10,7 @@ import pyarrow.compute  # noqa: F401 - pa.compute
 import pytest
 
 from sim import cli
-from sim.config import load_config
+from sim.config_file import load_config
 from sim.dataset.check import check_run
 from sim.dataset.manifest import read_manifest, write_manifest
 from sim.dataset.read import read_games

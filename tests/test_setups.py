@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from sim.cli import main as cli
-from sim.config import config_from_dict
+from sim.config_file import config_from_dict
 from sim.coords import VIRTUAL, parse_action
 from sim.errors import UserError
 from sim.player import Player

@@ -30,7 +30,8 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from sim.config import KomiSweep, load_config  # noqa: E402
+from sim.config import KomiSweep  # noqa: E402
+from sim.config_file import load_config  # noqa: E402
 from sim.player import Player  # noqa: E402
 
 OUT = ROOT / "results" / "komi"

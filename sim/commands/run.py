@@ -20,14 +20,16 @@ import sys
 from pathlib import Path
 
 from sim.commands.komi import komi_text
-from sim.config import load_config
+from sim.config_file import load_config
 from sim.dataset.check import RunState
 from sim.dataset.layout import LOG, format_ranges
 from sim.errors import UserError
 from sim.interrupts import Terminated
+from sim.run.capacity import check_workers
 from sim.run.dask_backend import connect
-from sim.run.folder import check_folder, same_run
-from sim.run.runner import check_workers, run
+from sim.run.folder import check_folder
+from sim.run.identity import same_run
+from sim.run.runner import run
 
 _STOPPED = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated"}
 

@@ -39,7 +39,8 @@ import tomllib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sim.config import RunConfig, config_from_dict
+from sim.config import RunConfig
+from sim.config_file import config_from_dict
 from sim.errors import UserError, quoted
 from sim.files import read_text
 from sim.options import OptionError
@@ -194,7 +195,8 @@ def console_table(table: pd.DataFrame, width: int) -> str:
 
 def main(args) -> int:
     # the runner (and numba in its workers) once the config holds
-    from sim.run.runner import check_workers, run
+    from sim.run.capacity import check_workers
+    from sim.run.runner import run
 
     runs = load_stress(args.config, args.games)
     out = Path(args.out) if args.out is not None else Path("results") / Path(args.config).stem

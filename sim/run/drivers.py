@@ -38,7 +38,7 @@ class Driver:
     the manifest says of what jpdsim cannot control in its games (docs/gtp.md,
     docs/katago.md), None when they depend on (seed, game id) alone; ``programs(cfg)``: what
     the manifest records of the run's programs beyond its config, computed once in the parent
-    (``sim.katago.engine.programs``: the networks, which ``--resume`` compares, KataGo's
+    (``sim.katago.checks.programs``: the networks, which ``--resume`` compares, KataGo's
     version, and ``not_reproducible``, which the summary repeats), None for nothing."""
 
     name: str
@@ -146,14 +146,14 @@ def _check_gtp(cfg: RunConfig) -> None:
 
 
 def _check_katago(cfg: RunConfig) -> None:
-    from sim.katago.engine import check_player
+    from sim.katago.checks import check_player
 
     for colour in _colours(cfg, "katago"):
         check_player(cfg, colour, getattr(cfg, colour))
 
 
 def _katago_programs(cfg: RunConfig) -> dict:
-    from sim.katago.engine import programs
+    from sim.katago.checks import programs
 
     return programs(cfg)
 
