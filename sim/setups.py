@@ -115,9 +115,9 @@ def load_setup(spec) -> Setup:
     except OSError as err:
         known = ", ".join(corpus_names())
         raise ValueError(
-            f"{quoted(spec)} is neither a corpus position ({known}) nor a readable file "
-            f"({err.strerror})"
+            f"{quoted(spec, chars=1024)} is neither a corpus position ({known}) nor a readable "
+            f"file ({err.strerror})"
         ) from None
     except ValueError as err:
-        raise ValueError(f"{quoted(spec)}: {err}") from None
+        raise ValueError(f"{spec!r}: {err}") from None  # a path that opened: short
     return read_setup(text, path.stem)
