@@ -84,12 +84,13 @@ class RunConfig:
                 raise OptionError("komi_sweep", "must be a sim.rules.KomiSweep")
             if len(self.setup) < 2:  # nothing to cross: one config whatever the key says
                 object.__setattr__(self, "komi_sweep", replace(self.komi_sweep, cross_setups=True))
+        if self.komi_sweep is not None or self.komi_search is not None:
             for colour in ("black", "white"):
                 if getattr(self, colour).komi_to_engine is not None:
                     raise OptionError(
                         f"players.{colour}.komi_to_engine",
-                        "a komi sweep tells every player the komi of its game; a fixed "
-                        "komi_to_engine would not follow it",
+                        f"a komi {'sweep' if self.komi_sweep else 'search'} tells every player "
+                        "the komi of its game; a fixed komi_to_engine would not follow it",
                     )
 
     def _start_search(self) -> None:
@@ -104,6 +105,12 @@ class RunConfig:
                 "komi_search.round_games",
                 f"must be whole shards: a multiple of shard_size ({self.shard_size:,}), got "
                 f"{search.round_games:,}",
+            )
+        if -(-search.max_games // self.shard_size) > MAX_SHARDS:
+            raise OptionError(
+                "komi_search.max_games",
+                f"{search.max_games:,} games make more than {MAX_SHARDS:,} shards of "
+                f"{self.shard_size:,}: raise shard_size or lower max_games",
             )
         if not isinstance(self.rules, Rules):
             raise OptionError("rules", "must be a sim.rules.Rules")

@@ -49,10 +49,10 @@ komi_search     ``{ ruleset = R, precision = 0.25, max_games = 4000,      no sea
 =============== ======================================================= ==========================
 
 The keys ``policy_b``/``policy_w`` of schema 1 are gone: ``[players.black] kind = ...`` says
-it. ``RunConfig``, ``Player``, ``Rules`` and ``KomiSweep`` check themselves on creation (a
-``sim.options.OptionError`` naming the key); reading a file turns any mistake (unknown key,
-wrong type, value out of range, unknown name, TOML syntax) into a ``sim.errors.UserError``
-with one line naming the file and the key.
+it. ``RunConfig``, ``Player``, ``Rules``, ``KomiSweep`` and ``KomiSearch`` check themselves
+on creation (a ``sim.options.OptionError`` naming the key); reading a file turns any mistake
+(unknown key, wrong type, value out of range, unknown name, TOML syntax) into a
+``sim.errors.UserError`` with one line naming the file and the key.
 """
 
 from __future__ import annotations

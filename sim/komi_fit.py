@@ -9,7 +9,7 @@ whole-point komis, two humps on small boards), which a logistic curve would bend
 crossing. The interval is a percentile bootstrap: multinomial redraws of each komi's (wins,
 draws, losses), which is exactly a redraw of its games.
 
-Pure numpy: the analysis (``analysis.komi``) prints it, and a run may steer by it.
+Pure numpy: the analysis (``analysis.komi_sweep``) prints it, and a komi search steers by it.
 """
 
 from __future__ import annotations

@@ -139,8 +139,22 @@ class KomiSearch:
         game j at its komi (j div ``setups``) mod its komis (every komi from each setup)."""
         ids = np.asarray(game_ids, np.int64)
         r, j = ids // self.round_games, ids % self.round_games // setups
-        table = [r_.komis for r_ in self.rounds if r_.komis]
-        return np.array([table[a][b % len(table[a])] for a, b in zip(r, j)], np.float64)
+        out = np.empty(len(ids), np.float64)
+        for a, komis in enumerate(k for k in (x.komis for x in self.rounds) if k):
+            here = r == a
+            out[here] = np.asarray(komis)[j[here] % len(komis)]
+        return out
+
+    def games_per_komi(self, setups: int = 1) -> dict[float, int]:
+        """How many of the rounds' games each komi gets (``komi_of``, counted per round)."""
+        out: dict[float, int] = {}
+        for komis in (x.komis for x in self.rounds if x.komis):
+            cycle = setups * len(komis)
+            full, rest = divmod(self.round_games, cycle)
+            for q, k in enumerate(komis):
+                n = full * setups + min(max(rest - q * setups, 0), setups)
+                out[k] = out.get(k, 0) + n
+        return dict(sorted(out.items()))
 
 
 def _half(x: float) -> float:
@@ -158,9 +172,11 @@ def next_round(search: KomiSearch, guess: float, komis, counts, played: int) -> 
     ``guess``: the first round's centre when ``search.start`` is None."""
     komis = np.asarray(komis, np.float64)
     counts = np.asarray(counts, np.int64).reshape(len(komis), 3)
-    if played == 0 or len(komis) == 0:
+    if played == 0:
         centre = _half(search.start if search.start is not None else guess)
         return Round(tuple(_clip(centre + d) for d in SPREAD))
+    if len(komis) == 0:  # no game with a result under the ruleset: nothing to steer by
+        return Round(())
     boot = komi_fit.bootstrap_counts(counts, N_BOOT, BOOT_SEED)
     fit = komi_fit.fit(komis, counts, boot, LEVEL)
     done = played + search.round_games > search.max_games

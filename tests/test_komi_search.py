@@ -216,3 +216,59 @@ def test_a_search_decides_its_games(tmp_path):
     (tmp_path / "c.toml").write_text(SEARCH_RUN + sweep)
     with pytest.raises(UserError, match=r"a komi_sweep or a komi_search, not both"):
         load_config(tmp_path / "c.toml")
+
+
+def test_a_search_without_any_result_ends():
+    """No game had a result under the ruleset (every game hit the move cap): nothing to steer
+    by, so the search ends rather than playing its first round again and again."""
+    r = next_round(SEARCH, 7.0, [], np.zeros((0, 3)), 200)
+    assert r.komis == () and not r.met
+
+
+def test_games_per_komi_count_what_komi_of_plays():
+    s = KomiSearch("chinese", max_games=1000, round_games=70).started(7.5)
+    s = replace(s, rounds=(*s.rounds, next_round(s, 7.5, [5.5, 9.5], [[9, 0, 1], [1, 0, 9]], 70)))
+    for setups in (1, 3):
+        komis, n = np.unique(s.komi_of(np.arange(s.games), setups), return_counts=True)
+        assert s.games_per_komi(setups) == dict(zip(komis.tolist(), n.tolist()))
+
+
+def test_a_search_refuses_what_it_cannot_follow(tmp_path):
+    """A search past the shards a run may have, a fixed komi told to a program, a stress
+    config: each one line naming the key; the advice to complete a search has no --games."""
+    from sim.commands.stress import stress_runs
+    from sim.dataset.advice import resume_command
+
+    text = (
+        SEARCH_RUN.replace("max_games = 700", "max_games = 100000000")
+        .replace("shard_size = 70", "shard_size = 14")
+        .replace("round_games = 140", "round_games = 14")
+    )
+    (tmp_path / "c.toml").write_text(text)
+    with pytest.raises(UserError, match=r"komi_search.max_games': .* more than 1,000,000 shards"):
+        load_config(tmp_path / "c.toml")
+    gtp = '[players.black]\nkind = "gtp"\ncommand = "gnugo"\nkomi_to_engine = 7.5\n'
+    (tmp_path / "c.toml").write_text(SEARCH_RUN + gtp)
+    with pytest.raises(UserError, match=r"komi_to_engine': a komi search tells every player"):
+        load_config(tmp_path / "c.toml")
+    with pytest.raises(UserError, match=r"key 'komi_search': a stress config plays fixed games"):
+        stress_runs({"games": 10, "komi_search": {"ruleset": "chinese"}}, "s.toml")
+    (tmp_path / "c.toml").write_text(SEARCH_RUN)
+    advice = resume_command("R", load_config(tmp_path / "c.toml"))
+    assert advice == "`jpdsim run CONFIG --out R --seed 0 --resume`"
+
+
+def test_a_round_katago_cannot_play_ends_the_search():
+    """KataGo takes komis in -150..150: a round that would go past ends the search there."""
+    from sim.config import RunConfig
+    from sim.komi_search import Round
+    from sim.player import Player
+    from sim.rules import Rules
+    from sim.run.search import _unplayable
+
+    kata = Player("katago", command=["katago"], model="net.bin.gz", play_for="chinese")
+    search = KomiSearch("chinese", max_games=1000, round_games=100, start=140)
+    cfg = RunConfig("k", 0, Rules(19), shard_size=100, black=kata, komi_search=search)
+    assert _unplayable(cfg) is None
+    far = cfg.with_round(Round((145.0, 149.0, 157.0)))
+    assert "KataGo takes a whole or half komi in -150..150" in _unplayable(far)

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
-
 
 def komi_text(run_dirs: list[str | Path]) -> str:
     """The fair-komi table of ``run_dirs`` as text: one block per config (board size, rules,
@@ -59,9 +57,8 @@ def _searches(run_dirs) -> list[str]:
             ended = f"met after {search.games:,} games in {rounds} rounds"
         else:
             ended = f"not met within max_games ({search.games:,} games in {rounds} rounds)"
-        komi = search.komi_of(np.arange(search.games), cfg.setups_crossed)
-        komis, games = np.unique(komi, return_counts=True)
-        per = ", ".join(f"{k:g}: {n:,}" for k, n in zip(komis, games))
+        games = search.games_per_komi(cfg.setups_crossed)
+        per = ", ".join(f"{k:g}: {n:,}" for k, n in games.items())
         blocks.append(f"komi search of {run_dir} ({target}): {ended}\n  games per komi: {per}")
     return blocks
 

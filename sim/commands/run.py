@@ -88,13 +88,17 @@ def main(args) -> int:
         state = same_run(run_dir, cfg)  # UserError if another
         if state is not None and state.complete:
             print(
-                f"run {cfg.name} in {run_dir} is complete already ({cfg.games:,} games, seed "
-                f"{cfg.seed}); nothing to play (to play it again, delete the folder or choose "
-                f"another --out). Its summary:"
+                f"run {cfg.name} in {run_dir} is complete already ({state.config.games:,} "
+                f"games, seed {cfg.seed}); nothing to play (to play it again, delete the folder "
+                f"or choose another --out). Its summary:"
             )
             print(_summary(state))
             return 0
-        written = "" if state is None else f", {len(state.done)} of {cfg.n_shards} shards written"
+        written = (
+            ""
+            if state is None
+            else f", {len(state.done)} of {state.config.n_shards} shards written"
+        )
         print(
             f"jpdsim run: {run_dir} holds this run (incomplete{written}): resuming it",
             file=sys.stderr,
@@ -117,14 +121,16 @@ def main(args) -> int:
     state = result.state
     if result.interrupted:
         print(
-            f"jpdsim run: {_STOPPED[result.interrupted]}; {len(state.done)} of {cfg.n_shards} "
+            f"jpdsim run: {_STOPPED[result.interrupted]}; {len(state.done)} of "
+            f"{state.config.n_shards} "
             f"shards are written in {run_dir}. To finish the run: {again}",
             file=sys.stderr,
         )
         return 128 + result.interrupted
     if result.stopped:
         raise UserError(
-            f"{result.stopped}; the run stopped with {len(state.done)} of {cfg.n_shards} shards "
+            f"{result.stopped}; the run stopped with {len(state.done)} of "
+            f"{state.config.n_shards} shards "
             f"written (see {run_dir / LOG}); to go on once that is fixed: {again}"
         )
     if not state.complete:
@@ -132,7 +138,7 @@ def main(args) -> int:
             print(f"jpdsim run: shard {shard} failed: {reason}", file=sys.stderr)
         print(
             f"jpdsim run: run incomplete: shards {format_ranges(state.missing)} missing "
-            f"({len(state.missing)} of {cfg.n_shards}; see {run_dir / LOG}). "
+            f"({len(state.missing)} of {state.config.n_shards}; see {run_dir / LOG}). "
             f"To retry them: {again}",
             file=sys.stderr,
         )

@@ -69,6 +69,8 @@ def stress_runs(raw: dict, where: str) -> list[RunConfig]:
     for key in ("repetition", "suicide", "board_size"):
         if key in base:
             raise UserError(f"{where}: key {key!r}: a stress config sets it per run; remove it")
+    if "komi_search" in raw:
+        raise UserError(f"{where}: key 'komi_search': a stress config plays fixed games; use run")
     if "games" not in raw:
         raise UserError(f"{where}: key 'games': missing (required)")
     specs = raw.get("setup", "corpus")

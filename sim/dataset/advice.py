@@ -60,11 +60,13 @@ def _open_here(st: os.stat_result, but: int) -> bool:
 def resume_command(run_dir: str | Path, config: RunConfig | dict | None) -> str:
     """The command that completes the run in ``run_dir``, with the run's own ``--games`` and
     ``--seed`` (from its config, ``config``: a ``RunConfig`` or the manifest's table): a config
-    file may say more games, and ``--resume`` with more games grows a run (README, Resume)."""
+    file may say more games, and ``--resume`` with more games grows a run (README, Resume);
+    a komi search decides its games, so only ``--seed`` for one."""
     if isinstance(config, RunConfig):
-        games, seed = config.games, config.seed
-    else:
-        games, seed = (config or {}).get("games"), (config or {}).get("seed")
+        config = config.to_dict()
+    games, seed = (config or {}).get("games"), (config or {}).get("seed")
+    if "komi_search" in (config or {}):
+        games = None
     options = "".join(
         f" --{key} {value}"
         for key, value in (("games", games), ("seed", seed))

@@ -97,8 +97,11 @@ def lock(run_dir: Path):
         try:
             fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
             return f
-        except OSError:
+        except BlockingIOError:  # held: by another run, or by a reader for an instant
             time.sleep(LOCK_WAIT)
+        except OSError as err:
+            f.close()
+            raise UserError(f"{run_dir}: cannot lock the folder ({err.strerror})") from None
     f.close()
     raise UserError(f"{run_dir}: another jpdsim run is writing into this folder") from None
 

@@ -209,9 +209,10 @@ def _run_locked(
                 break
             if len(done) < cfg.n_shards:
                 break
-            cfg = next_config(cfg, run_dir)  # every round so far written: decide the next
-            manifest.update(config=cfg.to_dict(), games=cfg.games)
-            folder.record(run_dir, manifest, cfg, done, "running")
+            with interrupts.deferred():  # the round and the manifest that says it, together
+                cfg = next_config(cfg, run_dir)  # every round so far written: decide the next
+                manifest.update(config=cfg.to_dict(), games=cfg.games)
+                folder.record(run_dir, manifest, cfg, done, "running")
             log_round(cfg.komi_search)
             bar.total = cfg.games
             bar.refresh()

@@ -5,6 +5,7 @@ all written; ``log_round`` says in the run's log what it decided."""
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -42,7 +43,28 @@ def next_config(cfg: RunConfig, run_dir: Path) -> RunConfig:
     rounds so far all played and written)."""
     komis, counts = results(cfg, run_dir)
     guess = cfg.rules.komi[cfg.komi_search.ruleset]  # used by a first round only
-    return cfg.with_round(next_round(cfg.komi_search, guess, komis, counts, cfg.games))
+    decided = cfg.with_round(next_round(cfg.komi_search, guess, komis, counts, cfg.games))
+    why = _unplayable(decided)
+    if why is None:
+        return decided
+    log.warning("komi search ended: %s", why)
+    last = decided.komi_search.rounds[-1]
+    return cfg.with_round(replace(last, komis=()))
+
+
+def _unplayable(cfg: RunConfig) -> str | None:
+    """Why a katago player cannot play a komi of the search's last round (KataGo takes
+    -150..150), or None."""
+    from sim.katago.rules import query_rules
+
+    for c in cfg.komi_configs:
+        for p in (cfg.black, cfg.white):
+            if p.kind == "katago":
+                try:
+                    query_rules(c.rules, p.play_for)
+                except ValueError as err:
+                    return str(err)
+    return None
 
 
 def log_round(search) -> None:
@@ -53,4 +75,5 @@ def log_round(search) -> None:
         komis = ", ".join(f"{k:g}" for k in dict.fromkeys(last.komis))
         log.info("komi search: fair komi %s so far; round %d at %s", fit, len(search.rounds), komis)
     else:
-        log.info("komi search ended (%s): fair komi %s", "met" if last.met else "budget", fit)
+        why = "met" if last.met else "no game with a result" if last.fair != last.fair else "budget"
+        log.info("komi search ended (%s): fair komi %s", why, fit)
