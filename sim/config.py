@@ -128,31 +128,29 @@ class RunConfig:
         return replace(self, komi_search=replace(self.komi_search, rounds=run.komi_search.rounds))
 
     # -- komi sweeps and searches -------------------------------------------------------
-    def at_komi(self, k: int) -> RunConfig:
-        """The config of the games played at the sweep's k-th komi (no sweep: itself)."""
-        if self.komi_sweep is None:
-            return self
-        return replace(self, rules=self.komi_sweep.rules(self.rules, k), komi_sweep=None)
-
-    def at_komi_value(self, value: float) -> RunConfig:
-        """The config of a search's games played at komi ``value``."""
-        rules = self.rules.at_komi(self.komi_search.ruleset, value)
-        return replace(self, rules=rules, komi_search=None)
+    def at_komi(self, value: float) -> RunConfig:
+        """The config of the games a sweep or a search plays at komi ``value`` of its ruleset
+        (``Rules.at_komi``: the other rulesets' komis moved by as much)."""
+        ruleset = (self.komi_sweep or self.komi_search).ruleset
+        rules = self.rules.at_komi(ruleset, value)
+        return replace(self, rules=rules, komi_sweep=None, komi_search=None)
 
     def komi_groups(self, game_ids: np.ndarray) -> list[tuple[RunConfig, np.ndarray]]:
         """The games ``game_ids`` by the komi they are played at: (their config, their
-        positions in ``game_ids``), one group without a sweep or a search. Game i starts from
-        setup i mod s (``sim.batch``) and is played at the sweep's komi (i div s) mod k, so that
-        every (komi, setup) pair has one game in each s * k (``cross_setups``; else at komi
-        i mod k); a search crosses its round's komis with the setups the same way."""
+        positions in ``game_ids``) in komi order, one group without a sweep or a search. Game
+        i starts from setup i mod s (``sim.batch``) and is played at the sweep's komi
+        (i div s) mod k, so that every (komi, setup) pair has one game in each s * k
+        (``cross_setups``; else at komi i mod k); a search crosses its round's komis with the
+        setups the same way."""
+        ids = np.asarray(game_ids, np.int64)
         if self.komi_search is not None:
-            values = self.komi_search.komi_of(game_ids, self.setups_crossed)
-            return [(self.at_komi_value(v), np.flatnonzero(values == v)) for v in np.unique(values)]
-        if self.komi_sweep is None:
-            return [(self, np.arange(len(game_ids)))]
-        step = self.setups_crossed if self.komi_sweep.cross_setups else 1
-        k = np.asarray(game_ids, np.int64) // step % len(self.komi_sweep.values)
-        return [(self.at_komi(j), np.flatnonzero(k == j)) for j in np.unique(k).tolist()]
+            values = self.komi_search.komi_of(ids, self.setups_crossed)
+        elif self.komi_sweep is not None:
+            step = self.setups_crossed if self.komi_sweep.cross_setups else 1
+            values = np.asarray(self.komi_sweep.values)[ids // step % len(self.komi_sweep.values)]
+        else:
+            return [(self, np.arange(len(ids)))]
+        return [(self.at_komi(v), np.flatnonzero(values == v)) for v in np.unique(values).tolist()]
 
     @property
     def setups_crossed(self) -> int:
@@ -164,10 +162,13 @@ class RunConfig:
         """The config of every komi the run's games are played at (itself without a sweep or
         a search)."""
         if self.komi_search is not None:
-            komis = {k for r in self.komi_search.rounds for k in r.komis}
-            return [self.at_komi_value(k) for k in sorted(komis)]
-        sweep = self.komi_sweep.values if self.komi_sweep else [None]
-        return [self.at_komi(k) for k in range(len(sweep))]
+            return [
+                self.at_komi(k)
+                for k in sorted({k for r in self.komi_search.rounds for k in r.komis})
+            ]
+        if self.komi_sweep is not None:
+            return [self.at_komi(k) for k in self.komi_sweep.values]
+        return [self]
 
     def game_config(self, game_id: int) -> RunConfig:
         """The config game ``game_id`` is played under (``at_komi``)."""

@@ -59,11 +59,12 @@ def kernel_cache_dir(root: Path = ROOT) -> Path:
     return base / "jpdsim" / f"numba-{digest.hexdigest()[:16]}"
 
 
-def folder() -> Path:
-    """The kernels' cache folder: ``NUMBA_CACHE_DIR`` if set, else ``kernel_cache_dir()``,
-    which is then put in ``NUMBA_CACHE_DIR`` for numba and the processes started later."""
+def folder(own: Path | None = None) -> Path:
+    """The kernels' cache folder: ``NUMBA_CACHE_DIR`` if set, else ``own`` (default
+    ``kernel_cache_dir()``, which hashes the sources), which is then put in
+    ``NUMBA_CACHE_DIR`` for numba and the processes started later."""
     if not os.environ.get("NUMBA_CACHE_DIR"):  # empty: unset, as numba reads it
-        os.environ["NUMBA_CACHE_DIR"] = str(kernel_cache_dir())
+        os.environ["NUMBA_CACHE_DIR"] = str(own or kernel_cache_dir())
     return Path(os.environ["NUMBA_CACHE_DIR"])
 
 
@@ -75,15 +76,16 @@ def configure() -> None:
     config.CACHE_DIR = str(cache)
 
 
-def mark_used(current: Path) -> None:
-    """Create ``current``, mark it used now and, where it is the folder ``kernel_cache_dir``
-    chose (not one named by ``NUMBA_CACHE_DIR``), remove the cache folders beside it that are
+def mark_used(current: Path, own: Path) -> None:
+    """Create ``current``, mark it used now and, where it is ``own``, the folder
+    ``kernel_cache_dir`` chose (not one named by ``NUMBA_CACHE_DIR``), remove the cache
+    folders beside it that are
     neither among the ``KEEP`` most recently used nor used within ``STALE`` seconds (another
     checkout or install on this machine may be using them)."""
     with contextlib.suppress(OSError):
         current.mkdir(parents=True, exist_ok=True)
         os.utime(current)
-        if current != kernel_cache_dir():
+        if current != own:
             return
         folders = sorted(current.parent.glob("numba-*"), key=lambda p: p.stat().st_mtime)
         for old in folders[:-KEEP]:

@@ -4,8 +4,8 @@ A ``Rules`` value holds every knob that decides how a game is played and scored 
 §1-§5, §8): board size, repetition rule, suicide option, move cap, dead-stone mode and the
 komi of each ruleset (a read-only ``Komi``). Run configs, ``sim.engine.game.Game``,
 ``sim.selfplay.play_batch``, ``jpdsim replay`` and the runner all take a ``Rules``; nothing
-else validates rule options. A ``KomiSweep`` (a run config's ``komi_sweep``) gives the rules
-of a run's games at each of its komis.
+else validates rule options. A ``KomiSweep`` is a run config's ``komi_sweep``; ``Rules.at_komi``
+gives the rules of a sweep's or a search's games at each of its komis.
 
 Presets name the *play* rules of a tradition; every game is still scored under all five
 rulesets of ``sim.schema.RULESETS`` (docs/rules.md §8):
@@ -192,10 +192,6 @@ class KomiSweep:
             if key not in table:
                 raise OptionError(f"komi_sweep.{key}", "missing (required)")
         return cls(**{"cross_setups": not stored, **table})
-
-    def rules(self, rules: Rules, k: int) -> Rules:
-        """``rules`` at the sweep's k-th komi (``Rules.at_komi``)."""
-        return rules.at_komi(self.ruleset, self.values[k])
 
     def to_dict(self) -> dict:
         return {

@@ -88,7 +88,7 @@ def test_the_engine_points_numba_at_the_folder_and_writes_nothing(tmp_path):
     assert _in_a_new_home(code, tmp_path) == ["True"]
 
 
-def test_old_cache_folders_are_removed_but_not_recently_used_ones(tmp_path, monkeypatch):
+def test_old_cache_folders_are_removed_but_not_recently_used_ones(tmp_path):
     base = tmp_path / "jpdsim"
     folders = [base / f"numba-{i}" for i in range(6)]
     for i, folder in enumerate(folders):
@@ -97,8 +97,7 @@ def test_old_cache_folders_are_removed_but_not_recently_used_ones(tmp_path, monk
     for i in (1, 2, 3):  # other checkouts used these today, numba-1 the longest ago
         recent = time.time() - kernel_cache.STALE / (i + 1)
         os.utime(folders[i], (recent, recent))
-    monkeypatch.setattr(kernel_cache, "kernel_cache_dir", lambda: folders[0])
-    kernel_cache.mark_used(folders[0])  # used now: with 2 and 3 the KEEP most recent
+    kernel_cache.mark_used(folders[0], folders[0])  # used now: with 2 and 3 the KEEP most recent
     assert sorted(p.name for p in base.iterdir()) == ["numba-0", "numba-1", "numba-2", "numba-3"]
 
 
@@ -107,5 +106,7 @@ def test_a_folder_named_by_the_user_is_used_and_its_neighbours_are_kept(tmp_path
     for folder in mine:
         folder.mkdir(parents=True)
         os.utime(folder, (1000, 1000))
-    kernel_cache.mark_used(tmp_path / "jpdsim" / "numba-x")  # as NUMBA_CACHE_DIR names it
+    kernel_cache.mark_used(
+        tmp_path / "jpdsim" / "numba-x", tmp_path / "jpdsim" / "numba-0"
+    )  # as NUMBA_CACHE_DIR names it
     assert len(list((tmp_path / "jpdsim").iterdir())) == 6

@@ -202,20 +202,55 @@ def test_a_searchs_rows_do_not_depend_on_workers_or_a_resume(searched):
     assert read_games(root / "killed").equals(table)
 
 
-def test_a_search_decides_its_games(tmp_path):
-    (tmp_path / "c.toml").write_text(SEARCH_RUN + "games = 100\n")
-    with pytest.raises(UserError, match=r"key 'games': a komi_search decides its games"):
+_BIG = {"max_games = 700": "max_games = 100000000", "shard_size = 70": "shard_size = 14"}
+
+
+@pytest.mark.parametrize(
+    "changes, extra, message",
+    [
+        ({}, "games = 100\n", r"key 'games': a komi_search decides its games"),
+        ({"shard_size = 70": "shard_size = 60"}, "", r"round_games': must be whole shards"),
+        (
+            {},
+            'komi_sweep = { ruleset = "chinese", values = [6.5] }\n',
+            r"a komi_sweep or a komi_search, not both",
+        ),
+        (
+            {**_BIG, "round_games = 140": "round_games = 14"},
+            "",
+            r"komi_search.max_games': .* more than 1,000,000 shards",
+        ),
+        (
+            {},
+            '[players.black]\nkind = "gtp"\ncommand = "gnugo"\nkomi_to_engine = 7.5\n',
+            r"komi_to_engine': a komi search tells every player",
+        ),
+    ],
+)
+def test_a_search_config_refuses_what_it_cannot_follow(tmp_path, changes, extra, message):
+    """Games of its own, rounds of part shards, a sweep beside it, more shards than a run may
+    have, a fixed komi told to a program: each one line naming the key."""
+    text = SEARCH_RUN
+    for old, new in changes.items():
+        text = text.replace(old, new)
+    (tmp_path / "c.toml").write_text(text + extra)
+    with pytest.raises(UserError, match=message):
         load_config(tmp_path / "c.toml")
+
+
+def test_a_search_decides_its_games_elsewhere_too(tmp_path):
+    """--games, a stress config: refused in one line; the advice to complete a search has no
+    --games."""
+    from sim.commands.stress import stress_runs
+    from sim.dataset.advice import resume_command
+
     (tmp_path / "c.toml").write_text(SEARCH_RUN)
     with pytest.raises(UserError, match=r"option --games: key 'games': a komi_search decides"):
         load_config(tmp_path / "c.toml", games=1000)
-    (tmp_path / "c.toml").write_text(SEARCH_RUN.replace("shard_size = 70", "shard_size = 60"))
-    with pytest.raises(UserError, match=r"komi_search.round_games': must be whole shards"):
-        load_config(tmp_path / "c.toml")
-    sweep = 'komi_sweep = { ruleset = "chinese", values = [6.5] }\n'
-    (tmp_path / "c.toml").write_text(SEARCH_RUN + sweep)
-    with pytest.raises(UserError, match=r"a komi_sweep or a komi_search, not both"):
-        load_config(tmp_path / "c.toml")
+    with pytest.raises(UserError, match=r"key 'komi_search': a stress config plays fixed games"):
+        stress_runs({"games": 10, "komi_search": {"ruleset": "chinese"}}, "s.toml")
+    advice = resume_command("R", load_config(tmp_path / "c.toml"))
+    assert advice == "`jpdsim run CONFIG --out R --seed 0 --resume`"
 
 
 def test_a_search_without_any_result_ends():
@@ -231,31 +266,6 @@ def test_games_per_komi_count_what_komi_of_plays():
     for setups in (1, 3):
         komis, n = np.unique(s.komi_of(np.arange(s.games), setups), return_counts=True)
         assert s.games_per_komi(setups) == dict(zip(komis.tolist(), n.tolist()))
-
-
-def test_a_search_refuses_what_it_cannot_follow(tmp_path):
-    """A search past the shards a run may have, a fixed komi told to a program, a stress
-    config: each one line naming the key; the advice to complete a search has no --games."""
-    from sim.commands.stress import stress_runs
-    from sim.dataset.advice import resume_command
-
-    text = (
-        SEARCH_RUN.replace("max_games = 700", "max_games = 100000000")
-        .replace("shard_size = 70", "shard_size = 14")
-        .replace("round_games = 140", "round_games = 14")
-    )
-    (tmp_path / "c.toml").write_text(text)
-    with pytest.raises(UserError, match=r"komi_search.max_games': .* more than 1,000,000 shards"):
-        load_config(tmp_path / "c.toml")
-    gtp = '[players.black]\nkind = "gtp"\ncommand = "gnugo"\nkomi_to_engine = 7.5\n'
-    (tmp_path / "c.toml").write_text(SEARCH_RUN + gtp)
-    with pytest.raises(UserError, match=r"komi_to_engine': a komi search tells every player"):
-        load_config(tmp_path / "c.toml")
-    with pytest.raises(UserError, match=r"key 'komi_search': a stress config plays fixed games"):
-        stress_runs({"games": 10, "komi_search": {"ruleset": "chinese"}}, "s.toml")
-    (tmp_path / "c.toml").write_text(SEARCH_RUN)
-    advice = resume_command("R", load_config(tmp_path / "c.toml"))
-    assert advice == "`jpdsim run CONFIG --out R --seed 0 --resume`"
 
 
 def test_a_round_katago_cannot_play_ends_the_search():

@@ -40,17 +40,17 @@ def write(tmp_path, text, name="sweep.toml"):
 def test_a_sweep_moves_every_ruleset_by_the_same_shift(tmp_path):
     cfg = load_config(write(tmp_path, SWEEP.format(values="24.5, 0, -3.5")))
     assert cfg.komi_sweep == KomiSweep("chinese", (24.5, 0.0, -3.5))
-    for k, value in enumerate((24.5, 0.0, -3.5)):
-        komi = cfg.at_komi(k).rules.komi
+    for value in (24.5, 0.0, -3.5):
+        komi = cfg.at_komi(value).rules.komi
         shift = value - 7.5
         assert komi["chinese"] == value and komi["jpd_b"] == 7.5 + shift
         assert komi["jpd_a"] == 6.5 + shift and komi["japanese"] == DEFAULT_KOMI["japanese"] + shift
-        assert cfg.at_komi(k).komi_sweep is None
-    odd = load_config(write(tmp_path, SWEEP.format(values="0.1"), "odd.toml")).at_komi(0)
+        assert cfg.at_komi(value).komi_sweep is None
+    odd = load_config(write(tmp_path, SWEEP.format(values="0.1"), "odd.toml")).at_komi(0.1)
     assert odd.rules.komi["jpd_a"] == -0.9 and odd.rules.komi["chinese"] == 0.1
     groups = cfg.komi_groups(np.arange(2, 9))
-    assert [g.rules.komi["chinese"] for g, _ in groups] == [24.5, 0.0, -3.5]
-    assert [rows.tolist() for _, rows in groups] == [[1, 4], [2, 5], [0, 3, 6]]
+    assert [g.rules.komi["chinese"] for g, _ in groups] == [-3.5, 0.0, 24.5]  # by komi
+    assert [rows.tolist() for _, rows in groups] == [[0, 3, 6], [2, 5], [1, 4]]
     assert cfg.game_config(7).rules.komi["chinese"] == 0.0
     plain = load_config(write(tmp_path, "board_size = 5\ngames = 3\n", "plain.toml"))
     assert plain.komi_sweep is None and plain.komi_groups(np.arange(3))[0][0] is plain
@@ -113,7 +113,7 @@ def test_each_game_is_the_game_of_a_run_at_its_komi(tmp_path):
     assert table["komi_jpd_a"].to_pylist() == [-0.5, 23.5] * 6
     plays = []
     for k in range(2):
-        plain = cfg.at_komi(k)
+        plain = cfg.at_komi(cfg.komi_sweep.values[k])
         alone, alone_moves = play_table(plain, ids, True)
         plays.append(alone_moves)
         for i in range(k, 12, 2):

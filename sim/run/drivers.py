@@ -65,12 +65,13 @@ class Driver:
         log = log or sys.stderr
         black, white = _stand_in(kwargs["black"]), _stand_in(kwargs["white"])
         variant = kernel_variant(black, white)
-        cache = kernel_cache.folder()
-        kernel_cache.mark_used(cache)
+        own = kernel_cache.kernel_cache_dir()  # hashes the sources: once
+        cache = kernel_cache.folder(own)
+        kernel_cache.mark_used(cache, own)
         # keyed by the kernels compiled and by what decides their code, for a folder that
-        # NUMBA_CACHE_DIR names (kernel_cache_dir's name is that key)
+        # NUMBA_CACHE_DIR names (own's name is that key)
         kernels = self.compiles.__name__.strip("_")
-        marker = cache / f"compiled-{kernels}-{variant}-{kernel_cache.kernel_cache_dir().name}"
+        marker = cache / f"compiled-{kernels}-{variant}-{own.name}"
         if not marker.exists():
             play = self.compiles()  # imports the engine (numba): only to compile
             log.write(f"compiling the kernels for {VARIANTS[variant]} (first time only)...\n")
