@@ -17,8 +17,9 @@
 the default komi; wins under jpd_a with Wilson 95% intervals. Games are split among
 ``--workers`` processes by id. A player is ``random``, ``pattern`` or ``mctsV`` (V visits), with
 ``raveK`` for RAVE at equivalence K (left out: none, the search before it), ``exploreC`` for
-the exploration constant C (left out: the default) and ``stop`` for ``stop_early`` (left out:
-false, the search before it), e.g. ``mcts1000rave1000explore0.5`` or ``mcts1000rave1000stop``.
+the exploration constant C (left out: the default), ``stop`` for ``stop_early`` (left out:
+false, the search before it) and ``learned`` for the learned priors (left out: the hand-set
+ones), e.g. ``mcts1000rave1000explore0.5`` or ``mcts1000rave1000learned``.
 """
 
 import argparse
@@ -48,12 +49,14 @@ from sim.schema import RAW_FIELDS  # noqa: E402
 from sim.selfplay import play_batch  # noqa: E402
 
 PACHI = {"moggy flat": 18_000, "moggy in tree": 13_400, "light flat": 72_000}
-#: mcts self-play rows of ``speed``: (playout, rave, stop_early); the last is the default player.
+#: mcts self-play rows of ``speed``: (playout, rave, stop_early, prior); the last is the
+#: default player.
 SELF_PLAY = (
-    ("random", 0, False),
-    ("pattern", 0, False),
-    ("pattern", 1000, True),
-    ("pattern", 1000, False),
+    ("random", 0, False, "hand"),
+    ("pattern", 0, False, "hand"),
+    ("pattern", 1000, True, "hand"),
+    ("pattern", 1000, False, "hand"),
+    ("pattern", 1000, False, "learned"),
 )
 PAIRS = (("pattern", "random"), ("mcts1000", "pattern"), ("mcts4000", "mcts1000"))
 
@@ -62,12 +65,13 @@ def player(name: str) -> Player:
     """The player a bench name stands for (the module docstring)."""
     if name in ("random", "pattern"):
         return Player(name)
-    found = re.fullmatch(r"mcts(\d+)(?:rave(\d+))?(?:explore([\d.]+))?(stop)?", name)
+    found = re.fullmatch(r"mcts(\d+)(?:rave(\d+))?(?:explore([\d.]+))?(stop)?(learned)?", name)
     if not found:
-        sys.exit(f"unknown player {name!r}: random, pattern, mctsV[raveK][exploreC][stop]")
+        sys.exit(f"unknown player {name!r}: random, pattern, mctsV[raveK][exploreC][stop][learned]")
     rave, explore = float(found[2] or 0), float(found[3] or Player().explore)
     visits, stop = int(found[1]), bool(found[4])
-    return Player("mcts", visits=visits, rave=rave, explore=explore, stop_early=stop)
+    prior = "learned" if found[5] else "hand"
+    return Player("mcts", visits=visits, rave=rave, explore=explore, stop_early=stop, prior=prior)
 
 
 @njit(cache=True)
@@ -133,15 +137,15 @@ def speed(games: int, games_mcts: int) -> None:
             )
     for name, rate in PACHI.items():
         print(f"anchor Pachi 12.90 {name}: {rate:,}/s")
-    for playout, rave, stop in SELF_PLAY:
-        p = Player("mcts", visits=visits, playout=playout, rave=rave, stop_early=stop)
+    for playout, rave, stop, prior in SELF_PLAY:
+        p = Player("mcts", visits=visits, playout=playout, rave=rave, stop_early=stop, prior=prior)
         play_batch(rules, seed=1, game_ids=np.arange(1), black=p, white=p)
         t = time.perf_counter()
         cols, _ = play_batch(rules, seed=2, game_ids=np.arange(games_mcts), black=p, white=p)
         dt = time.perf_counter() - t
         actions = cols["actions"].sum()
         print(
-            f"mcts({visits}, {playout}, rave {rave}, stop_early {stop}) self-play: "
+            f"mcts({visits}, {playout}, rave {rave}, stop_early {stop}, {prior} prior) self-play: "
             f"{games_mcts / dt:.2f} games/s, {actions / dt:.1f} actions/s "
             f"({actions / games_mcts:.0f} actions a game; floor 0.5 games/s)"
         )

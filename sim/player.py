@@ -25,6 +25,10 @@ stop_early      end a move's search once its most visited move  false
                 move is the same, found sooner, but the tree
                 kept for the next move is smaller: weaker
                 against GNU Go, docs/findings.md)
+prior           the move priors of its tree: ``"hand"`` (set  ``"hand"``
+                by hand: captures, patterns next to the last
+                move, no self-atari) or ``"learned"`` (learned
+                from KataGo's moves, ``sim.players.prior``)
 *kofight*
 threat_rate     probability of a virtual move (the ko threat)  0.5
                 when the repetition rule bans every recapture
@@ -68,7 +72,7 @@ from dataclasses import dataclass
 
 from sim.errors import quoted
 from sim.options import OptionError, choice, flag, integer, number
-from sim.schema import PLAYER_PARAMETERS, PLAYERS, PLAYOUTS, RULESETS
+from sim.schema import PLAYER_PARAMETERS, PLAYERS, PLAYOUTS, PRIORS, RULESETS
 
 MAX_VISITS = 100_000  # the trees' arrays grow with it (``sim.players.tree.new_tree``)
 MAX_IN_FLIGHT = 4096  # a katago player's games in flight per worker
@@ -88,6 +92,7 @@ class Player:
     explore: float = 1.0
     rave: float = 1000.0
     stop_early: bool = False
+    prior: str = "hand"
     command: tuple = ()
     label: str = ""
     genmove_timeout: float = 30.0
@@ -106,6 +111,7 @@ class Player:
         for key, (lo, hi) in _INTEGERS.items():
             integer(key, getattr(self, key), lo, hi)
         choice("playout", self.playout, PLAYOUTS)
+        choice("prior", self.prior, PRIORS)
         choice("play_for", self.play_for, RULESETS)
         for key, (lo, hi) in _NUMBERS.items():
             if not (key == "komi_to_engine" and self.komi_to_engine is None):
@@ -294,4 +300,4 @@ _NOT_NAMED = ("startup_timeout", "command_timeout", "move_timeout", "in_flight")
 #: Parameters added after runs were stored, with the value that plays as before they existed:
 #: left out of the canonical name at that value (the rows of older runs keep their players'
 #: names), and taken where a stored config lacks them (``Player.from_table``).
-LEGACY = {"sample_moves": 0, "rave": 0.0, "stop_early": False}
+LEGACY = {"sample_moves": 0, "rave": 0.0, "stop_early": False, "prior": "hand"}

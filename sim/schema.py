@@ -60,7 +60,16 @@ PLAYER_TABLE = {
     "capture": ((), True),
     "pattern": ((), True),
     "mcts": (
-        ("visits", "playout", "play_for", "resign_below", "explore", "rave", "stop_early"),
+        (
+            "visits",
+            "playout",
+            "play_for",
+            "resign_below",
+            "explore",
+            "rave",
+            "stop_early",
+            "prior",
+        ),
         True,
     ),
     "gtp": (
@@ -97,6 +106,9 @@ NATIVE_PLAYERS = tuple(k for k, (_, native) in PLAYER_TABLE.items() if native)
 PLAYER_PARAMETERS = {k: keys for k, (keys, _) in PLAYER_TABLE.items()}
 #: The playout policies of a searching player.
 PLAYOUTS = ("random", "pattern")
+#: The move priors of a searching player: hand-set weights, or learned ones
+#: (``sim.players.prior``).
+PRIORS = ("hand", "learned")
 #: Dead stones at a pause (docs/rules.md §4): "all_alive", the agreed ending 两弃终局; "agree",
 #: the players name the dead stones (equal lists: removed; else play resumes, 实战解决).
 DEAD_STONES = ("all_alive", "agree")

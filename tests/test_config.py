@@ -233,6 +233,7 @@ def test_players_tables(tmp_path):
             "explore": 1.0,
             "rave": 1000.0,
             "stop_early": False,
+            "prior": "hand",
         },
         "white": {"kind": "pattern"},
     }

@@ -26,6 +26,7 @@ SAMPLES = [
         explore=0.3,
         rave=2.5,
         stop_early=True,
+        prior="learned",
     ),
     Player("kofight"),
     Player("kofight", threat_rate=0.2, playout="random"),
@@ -66,9 +67,12 @@ def test_a_name_reads_back_as_its_player(player):
 
 
 def test_a_legacy_parameter_left_out_takes_its_legacy_value():
-    assert set(LEGACY) == {"rave", "stop_early", "sample_moves"}
+    assert set(LEGACY) == {"rave", "stop_early", "sample_moves", "prior"}
     plain = "mcts(visits=16,playout=pattern,play_for=jpd_a,resign_below=0,explore=1)"
     assert Player.from_name(plain).rave == 0.0 != Player("mcts").rave
+    assert Player.from_name(plain).prior == "hand"
+    learned = Player("mcts", visits=16, prior="learned")
+    assert learned.name.endswith(",prior=learned)") and Player.from_name(learned.name) == learned
     katago = Player.from_name(Player("katago", command="k", model="m").name)
     assert katago.sample_moves == 0 and katago.visits == 1000 and katago.config is None
 

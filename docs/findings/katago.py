@@ -5,8 +5,10 @@
     python docs/findings/katago.py play --katago BINARY --model NETWORK [--workers K] [STUDY ...]
     python docs/findings/katago.py tables
 
-``speed`` plays KataGo against itself on 9x9 at 50 and 200 visits with one and two workers
-(16 games in flight each) into a temporary folder and prints games per hour.
+``speed`` plays KataGo against itself on 9x9 at 50, 100 and 200 visits with one and two
+workers (8 games a shard) into a temporary folder and prints games per hour and visits per
+second, to set beside what KataGo's own ``katago benchmark`` gives on the same network and
+machine (docs/katago.md).
 
 ``play`` plays each study (default: all of ``studies()``) into ``results/katago/<study>``,
 completing a folder a stopped ``play`` left:
@@ -54,6 +56,8 @@ SELFPLAY = Rules(SIZE, dead_stones="agree", komi=KOMI_7)
 #: half with each colour.
 SELF_GAMES = {"katago": 400, "gnugo": 1000, "mcts": 200, "random": 20_000}
 MATCH_GAMES = 100
+#: ``speed``'s visits and games.
+SPEED = ((50, 32), (100, 16), (200, 16))
 #: KataGo against itself plays faster with one worker: its 16 searches already fill the cores
 #: (``speed``).
 ONE_WORKER = ("selfplay-katago",)
@@ -158,21 +162,28 @@ def play(names: list[str], workers: int, binary: str, model: str) -> None:
 
 
 def speed(binary: str, model: str) -> None:
-    """Games per hour of KataGo self-play (``studies``'s player, its visits changed)."""
+    """Games per hour and visits per second of KataGo self-play (``studies``'s player, its
+    visits changed): every action of a game is one query of ``visits`` visits."""
+    from analysis.load import load_runs
     from sim.run import runner
 
-    print("| visits | workers | games | seconds | games per hour |")
-    print("|---|---|---|---|---|")
-    for visits, games in ((50, 64), (200, 32)):
+    print("| visits | workers | games | seconds | games per hour | visits per second |")
+    print("|---|---|---|---|---|---|")
+    for visits, games in SPEED:
         player = katago(binary, model, visits, "jpd_b", SAMPLE_MOVES)
-        cfg = RunConfig(f"speed_{visits}", games, SELFPLAY, 16, SEED, player, player)
+        cfg = RunConfig(f"speed_{visits}", games, SELFPLAY, 8, SEED, player, player)
         for workers in (1, 2):
             with tempfile.TemporaryDirectory() as folder:
                 t = time.perf_counter()
                 runner.run(cfg, Path(folder) / "run", workers=workers)
                 seconds = time.perf_counter() - t
+                actions = int(load_runs([Path(folder) / "run"], ["actions"])["actions"].sum())
             rate = games / seconds * 3600
-            print(f"| {visits} | {workers} | {games} | {seconds:.0f} | {rate:,.0f} |")
+            print(
+                f"| {visits} | {workers} | {games} | {seconds:.0f} | {rate:,.0f} | "
+                f"{actions * visits / seconds:,.0f} |",
+                flush=True,
+            )
 
 
 def tables() -> None:

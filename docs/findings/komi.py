@@ -6,10 +6,11 @@ printed as markdown.
 
 ``play`` plays each study (default: all of ``studies()``) with ``sim.run.runner.run`` into
 ``results/komi/<study>``, completing a folder a killed ``play`` left (the runs resume like
-every run). A study whose players search comes three times: ``NAME`` with the default search
+every run). A study whose players search comes four times: ``NAME`` with the default search
 (RAVE), ``NAME-stop`` with the search of the morning of 2026-12-02 (RAVE and the early stop,
-``stop_early = true``) and ``NAME-norave`` with the search as measured on 2026-12-01
-(``rave = 0``). ``tables`` prints, from the folders there:
+``stop_early = true``), ``NAME-norave`` with the search as measured on 2026-12-01
+(``rave = 0``) and ``NAME-learned`` with the learned priors (``prior = "learned"``, issue 35).
+``tables`` prints, from the folders there:
 
 1. the fitted fair komi (Chinese area) against visits on the solved boards 5x5, 6x6 and 7x7
    (``configs/komi_5x5.toml`` and its siblings, the visits changed), for each search;
@@ -90,9 +91,15 @@ SEARCHES = {
     "": ("_rave_nostop", {}),
     "-stop": ("_rave", {"stop_early": True}),
     "-norave": ("", {"rave": 0.0}),
+    "-learned": ("_rave_nostop_learned", {"prior": "learned"}),
 }
 #: The tables' name of each search, by study suffix.
-SEARCH_LABEL = {"": "RAVE", "-stop": "RAVE, early stop", "-norave": "2026-12-01"}
+SEARCH_LABEL = {
+    "": "RAVE",
+    "-stop": "RAVE, early stop",
+    "-norave": "2026-12-01",
+    "-learned": "RAVE, learned priors",
+}
 
 
 def _searching(cfg, name: str, search: dict):

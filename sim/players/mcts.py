@@ -5,7 +5,8 @@ Per move, ``visits`` simulations from the game as it stands, each on a copy of t
 (``history.copy_game``): descend the tree by PUCT, ``Q + explore * P * sqrt(N) / (1 + n)``,
 through real moves, pass and the virtual move (all three are actions of the tree); a node
 gets its edges on its second visit (``_expand``: every legal real move that does not fill
-the mover's own eye, pass, virtual; priors ``_prior``); a new node ends the descent; the
+the mover's own eye, pass, virtual; priors ``hand_prior``, or with ``prior = "learned"`` the
+gammas of ``sim.players.prior``); a new node ends the descent; the
 playout policy plays the game to its end; the value goes back up the path. The move played is
 the root's most visited edge. With RAVE (``rave`` > 0) each node of the path also backs up the
 value into the all-moves-as-first statistics of the edges its mover played first later in the
@@ -51,7 +52,6 @@ from sim.engine.state import (
     MOVE_LIMIT,
     N_EMPTY,
     OK,
-    OK_CYCLE,
     PENDING_PASS,
     ST,
     TO_MOVE,
@@ -66,14 +66,17 @@ from sim.players.params import (
     K_KOMI,
     K_PLAY_FOR,
     K_PLAYOUT,
+    K_PRIOR,
     K_RAVE,
     K_RESIGN,
     K_STOP_EARLY,
     K_VISITS,
+    LEARNED_PRIOR,
     PATTERN_PLAYOUT,
 )
 from sim.players.pattern import around, matches_at, pattern_move
-from sim.players.random import fills_own_eye, random_move
+from sim.players.prior import F, is_candidate, move_weight
+from sim.players.random import random_move
 from sim.players.tactics import bad_self_atari
 from sim.players.tree import (
     ACT,
@@ -93,13 +96,14 @@ from sim.players.tree import (
 )
 
 SCORE_WEIGHT = 0.05
-# priors (before normalising): a real move 1; a capture +4, a 3x3 pattern next to the
-# opponent's last move +2; a self-atari the pattern player refuses 0.1; pass and virtual
-_P_CAPTURE, _P_PATTERN, _P_SELF_ATARI, _P_PASS, _P_VIRTUAL = 4.0, 2.0, 0.1, 0.5, 0.5
+_PASS_FIRST, _PASS_ANSWER = F["pass_first"], F["pass_answer"]
+# hand-set priors (before normalising): a real move 1; a capture +4, a 3x3 pattern next to
+# the opponent's last move +2; a self-atari the pattern player refuses 0.1; pass and virtual
+_P_CAPTURE, _P_PATTERN, _P_SELF_ATARI, HAND_PASS, _P_VIRTUAL = 4.0, 2.0, 0.1, 0.5, 0.5
 
 
 @njit(cache=True, _nrt=False)
-def _prior(s, p, c):
+def hand_prior(s, p, c):
     """The unnormalised prior of colour ``c``'s real move at ``p`` (see the module's weights)."""
     if bad_self_atari(s, p, c):
         return _P_SELF_ATARI
@@ -123,8 +127,10 @@ def _prior(s, p, c):
 
 
 @njit(cache=True, _nrt=False)
-def _expand(tree, t, s, nd):
-    """Give node ``nd`` (the position of ``s``) its edges; False if the arrays are full."""
+def _expand(tree, t, s, nd, learned):
+    """Give node ``nd`` (the position of ``s``) its edges; False if the arrays are full.
+    ``learned``: the priors of ``sim.players.prior`` (pass and virtual both a first pass's,
+    or an answer's), else the hand-set ones."""
     n_edges = tree.edge.shape[2]
     first = tree.meta[t, USED_EDGES]
     if first + s.tab[ST, N_EMPTY] + 2 > n_edges:
@@ -135,18 +141,28 @@ def _expand(tree, t, s, nd):
     total = 0.0
     for i in range(s.tab[ST, N_EMPTY]):
         p = s.pt[EMPTIES, i]
-        if fills_own_eye(s, p, c):
-            continue
-        code = judge(s, p, c, pending)
-        if code == OK or code == OK_CYCLE:
+        if is_candidate(s, p, c, pending):
             tree.edge[t, ACT, e] = p
-            tree.prior[t, e] = _prior(s, p, c)
+            if learned:
+                tree.prior[t, e] = np.exp(move_weight(s, p, c, tree.pattern, tree.features))
+            else:
+                tree.prior[t, e] = hand_prior(s, p, c)
             e += 1
+    pass_prior, virtual_prior = HAND_PASS, _P_VIRTUAL
+    if learned:
+        pass_prior = np.exp(tree.features[_PASS_ANSWER if pending else _PASS_FIRST])
+        virtual_prior = pass_prior
     # under dead_stones = "agree", answering a pass with a pass (a pause, its dead stones to
-    # agree) weighs as much as every real move together
-    agree = pending and s.tab[ST, AGREE_MODE] == 1
-    pass_prior = max(_P_PASS, e - first) if agree else _P_PASS
-    for action, prior in ((PASS, pass_prior), (VIRTUAL, _P_VIRTUAL)):
+    # agree) weighs as much as every real move together (the hand-set prior of a plain move
+    # is 1)
+    if pending and s.tab[ST, AGREE_MODE] == 1:
+        real = float(e - first)
+        if learned:
+            real = 0.0
+            for i in range(first, e):
+                real += tree.prior[t, i]
+        pass_prior = max(pass_prior, real)
+    for action, prior in ((PASS, pass_prior), (VIRTUAL, virtual_prior)):
         tree.edge[t, ACT, e] = action
         tree.prior[t, e] = prior
         e += 1
@@ -302,6 +318,7 @@ def search(g, s, tree, rng, params):
     tree.owned[t] = 0
     tree.meta[t, SCORED] = 0
     stop_early = params[K_STOP_EARLY] != 0.0
+    learned = params[K_PRIOR] == LEARNED_PRIOR
     for i in range(visits):
         if stop_early and _decided(tree, t, root, visits - i):
             break
@@ -309,7 +326,7 @@ def search(g, s, tree, rng, params):
         nd = root
         depth = 0
         while s.tab[ST, ENDING] == 0:
-            if tree.node[t, COUNT, nd] < 0 and not _expand(tree, t, s, nd):
+            if tree.node[t, COUNT, nd] < 0 and not _expand(tree, t, s, nd, learned):
                 break  # no room: the playout starts here
             e = _select(tree, t, nd, explore, rave)
             path[depth] = e

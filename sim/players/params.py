@@ -2,12 +2,13 @@
 kind as a code (an index in ``sim.schema.PLAYERS``), and ``kernel_parameters``, which writes
 the row of a ``sim.player.Player`` under some ``sim.rules.Rules``."""
 
-from sim.schema import PLAYERS, PLAYOUTS, RULESETS
+from sim.schema import PLAYERS, PLAYOUTS, PRIORS, RULESETS
 
 RANDOM, CAPTURE, PATTERN, MCTS, KOFIGHT = (
     PLAYERS.index(k) for k in ("random", "capture", "pattern", "mcts", "kofight")
 )
 PATTERN_PLAYOUT = PLAYOUTS.index("pattern")
+LEARNED_PRIOR = PRIORS.index("learned")
 
 #: The parameters of a row, in order; ``K_<NAME>`` is the index of each.
 ROW = (
@@ -21,6 +22,7 @@ ROW = (
     "threat",
     "rave",
     "stop_early",
+    "prior",
 )
 (
     K_KIND,
@@ -33,6 +35,7 @@ ROW = (
     K_THREAT,
     K_RAVE,
     K_STOP_EARLY,
+    K_PRIOR,
 ) = range(len(ROW))
 N_K = len(ROW)
 
@@ -51,5 +54,6 @@ def kernel_parameters(player, rules) -> list:
         "threat": player.threat_rate,
         "rave": player.rave,
         "stop_early": player.stop_early,
+        "prior": PRIORS.index(player.prior),
     }
     return [float(values[name]) for name in ROW]

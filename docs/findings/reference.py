@@ -1,0 +1,154 @@
+"""The strong-play reference table of docs/findings.md ("Fair komi under strong play"): a
+``komi_search`` of KataGo's self-play per board, printed as markdown.
+
+    python docs/findings/reference.py play --katago BINARY --model NETWORK [--workers K] [BOARD ...]
+    python docs/findings/reference.py tables
+
+``play`` plays each board (default: ``DEFAULT_BOARDS``; 13x13's first figure when named) into
+``results/reference/<board>``, completing a folder a stopped ``play`` left: KataGo against
+itself (``BOARDS``' visits and opening moves drawn by visits, playing for Chinese area at the
+komi of its game), a komi search for Chinese area from the known value (``BOARDS``) to a 95%
+interval within ``PRECISION`` on either side or ``BOARDS``' budget of games. The other
+rulesets' komis move with Chinese's, their offsets the defaults (B版 equal; A版, 唐宋版 and
+Japanese one lower), so that their fair komis, a point apart at most, are read off the same
+games.
+
+``tables`` prints, from the folders there: the fitted fair komi of every ruleset with its 95%
+interval and the known value beside it; and at the komis played next to the fitted fair komi,
+how often A版 and B版 name different winners, who finishes last and the share of draws.
+"""
+
+import argparse
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "docs" / "findings"))
+
+from katago import katago  # noqa: E402
+
+from sim.config import RunConfig  # noqa: E402
+from sim.komi_search import KomiSearch  # noqa: E402
+from sim.rules import Rules  # noqa: E402
+
+OUT = ROOT / "results" / "reference"
+SEED, PRECISION = 20261203, 0.25
+#: board -> (known fair komi by area, by territory, the search's budget of games, its rounds'
+#: games, KataGo's visits, its sampled opening moves). On 5x5 and 6x6 any sampled opening move
+#: but the best gives the game away (on 5x5 KataGo's own games with four sampled moves left
+#: Black short of 25 at komi 23 to 24.5 in 24 of 30): there KataGo plays its best move always,
+#: so that the games at a komi are one game, and a round plays each komi twice.
+BOARDS = {
+    5: (25, 24, 28, 14, 100, 0),
+    6: (4, 3, 28, 14, 100, 0),
+    7: (9, 8, 280, 70, 100, 4),
+    9: (7, 6, 210, 70, 50, 4),
+    13: (None, None, 70, 70, 50, 4),
+}
+#: The boards ``play`` plays unless named: 13x13's first figure only when asked for.
+DEFAULT_BOARDS = ("5x5", "6x6", "7x7", "9x9")
+FIRST_GUESS_13 = 7.5  # no known value on 13x13: the search starts from the 9x9 one
+
+
+def studies(binary: str, model: str) -> dict[str, RunConfig]:
+    """Every board's search: its name -> the run config."""
+    out = {}
+    for size, (area, _, budget, round_games, visits, sample) in BOARDS.items():
+        player = katago(binary, model, visits, "chinese", sample)
+        start = area if area is not None else FIRST_GUESS_13
+        out[f"{size}x{size}"] = RunConfig(
+            f"reference_{size}x{size}",
+            1,  # the search decides the games
+            Rules(size),
+            min(round_games, 35),
+            SEED,
+            player,
+            player,
+            komi_search=KomiSearch("chinese", PRECISION, budget, round_games, start),
+        )
+    return out
+
+
+def play(names: list[str], workers: int, binary: str, model: str) -> None:
+    from sim.run import runner
+
+    every = studies(binary, model)
+    for name in names or DEFAULT_BOARDS:
+        result = runner.run(every[name], OUT / name, workers=workers, resume=True, progress=True)
+        print(f"{name}: {result.games_played} games played in {result.seconds:.0f} s", flush=True)
+        if not result.state.complete:
+            sys.exit(f"{name}: incomplete (see {OUT / name / 'run.log'}); play it again to go on")
+
+
+def _interval(value, lo, hi) -> str:
+    f = lambda v: f"{v:.2f}" if np.isfinite(v) else "?"  # noqa: E731
+    return f"{f(value)} ({f(lo)}–{f(hi)})"
+
+
+def tables() -> None:
+    from make import markdown
+
+    from analysis import ab_effect, counts, komi_sweep
+    from sim.dataset.check import check_run
+
+    fits, near = [], []
+    for size, (area, territory, *_) in BOARDS.items():
+        folder = OUT / f"{size}x{size}"
+        if not (folder.is_dir() and check_run(folder).complete):
+            print(
+                f"{size}x{size}: not played yet (reference.py play {size}x{size})", file=sys.stderr
+            )
+            continue
+        d = counts.statistics([folder])
+        fit = komi_sweep.fitted_fair_komi(d).set_index("ruleset")
+        row = {"board": f"{size}x{size}", "games": int(fit["games"].max())}
+        for r in fit.index:
+            f = fit.loc[r]
+            row[r] = _interval(f["fair komi"], f["fair komi lo"], f["fair komi hi"])
+        row["known (area / territory)"] = "–" if area is None else f"{area} / {territory}"
+        fits.append(row)
+        fair = fit.loc["chinese", "fair komi"]
+        for _, t in ab_effect.by_komi(d).iterrows():
+            komi = t["komi_jpd_b"]  # B版's komi is Chinese's
+            if np.isfinite(fair) and abs(komi - fair) > 0.5:
+                continue
+            near.append(
+                {
+                    "board": f"{size}x{size}",
+                    "Chinese komi": komi,
+                    "games": int(t["games"]),
+                    "A版 ≠ B版 winner": f"{t['differ'] / t['both winners']:.1%} "
+                    f"({t['differ lo']:.1%}–{t['differ hi']:.1%})",
+                    "White first": f"{t['white first rate']:.1%}",
+                    "Black last": f"{t['black last rate']:.1%}",
+                    "Black's score": f"{t['black score']:.1%}",
+                }
+            )
+    print("## Fair komi under KataGo's self-play, per ruleset (95% interval)\n")
+    print(markdown(pd.DataFrame(fits)))
+    print("\n## At the komis next to the fitted fair komi (Chinese area)\n")
+    print(markdown(pd.DataFrame(near)))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="what", required=True)
+    p = sub.add_parser("play")
+    p.add_argument("--katago", required=True, help="the katago binary")
+    p.add_argument("--model", required=True, help="the network file")
+    p.add_argument("--workers", type=int, default=1)
+    p.add_argument("boards", nargs="*", metavar="BOARD", help="5x5, 6x6, 7x7, 9x9, 13x13")
+    sub.add_parser("tables")
+    args = parser.parse_args()
+    if args.what == "play":
+        play(args.boards, args.workers, args.katago, args.model)
+    else:
+        tables()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,209 @@
+"""The ``mcts`` player's learned move priors (``prior = "learned"``): Coulom's generalised
+Bradley-Terry model ("Computing Elo ratings of move patterns", 2007), each candidate's prior
+the product of the strengths (gammas) of the features it has, learned from KataGo's moves by
+``tools/learn_prior.py`` and shipped in ``prior_weights.npz`` beside this file.
+
+A real move's features (``move_features``): its 3x3 neighbourhood (the 8-neighbourhood code of
+``sim.players.pattern``, one weight per code, equal over rotations and reflections, read in
+the mover's colours) and at most one of each tactical group of ``FEATURES``: the stones it
+captures, an own chain in atari it saves, an opponent chain it puts in atari, a self-atari the
+pattern player refuses, its distance to the opponent's and to the mover's last real moves
+(Coulom's ``dx + dy + max(dx, dy)``), its line from the edge. A pass has one weight, another
+when it answers a pass. The weights are the logarithms of the gammas.
+"""
+
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+from sim.engine.board import in_atari_at, neighbour
+from sim.engine.history import judge
+from sim.engine.state import (
+    BLACK,
+    COLOR,
+    CSIZE,
+    HEAD,
+    LAST_POINT,
+    LIBSQ,
+    LIBSUM,
+    OK,
+    OK_CYCLE,
+    PLIB,
+    ST,
+    WHITE,
+    W,
+    colour_row,
+    opponent,
+    slot,
+)
+from sim.players.pattern import AROUND, around
+from sim.players.random import fills_own_eye
+from sim.players.tactics import MANY, bad_self_atari, liberties_after
+
+#: The tactical features, each a weight; a move has at most one of each group (the names'
+#: prefixes before the last ``_``), "far" for a distance of 8 or more.
+FEATURES = (
+    "capture_1",
+    "capture_many",
+    "save_1",  # saves an own chain in atari of one stone, leaving it two or more liberties
+    "save_many",
+    "atari_1",  # puts an opponent chain of one stone in atari
+    "atari_many",
+    "self_atari",
+    *(f"last_{d}" for d in range(2, 8)),
+    "last_far",
+    *(f"own_{d}" for d in range(2, 8)),
+    "own_far",
+    *(f"line_{n}" for n in range(1, 5)),
+    "pass_first",
+    "pass_answer",  # a pass after the opponent's pass
+)
+F = {name: i for i, name in enumerate(FEATURES)}
+GROUPS = 7  # move_features's tactical groups
+_CAPTURE, _SAVE, _ATARI, _SELF_ATARI, _LAST, _OWN, _LINE = (
+    F[n] for n in ("capture_1", "save_1", "atari_1", "self_atari", "last_2", "own_2", "line_1")
+)
+CODES = 4**8  # 8-neighbourhood codes
+WEIGHTS = Path(__file__).with_name("prior_weights.npz")
+
+
+def mover_code(code: int, colour: int) -> int:
+    """An 8-neighbourhood code in board colours as the mover ``colour`` sees it (its stones 1,
+    the opponent's 2)."""
+    if colour == BLACK:
+        return code
+    out = 0
+    for i in range(8):
+        v = code >> (2 * i) & 3
+        out |= (BLACK + WHITE - v if v in (BLACK, WHITE) else v) << (2 * i)
+    return out
+
+
+def symmetric_codes() -> np.ndarray:
+    """For every code, the least code among its 8 rotations and reflections (its class)."""
+    index = {d: i for i, d in enumerate(AROUND)}
+    maps = []
+    for rot in range(4):
+        for mirror in (False, True):
+            perm = []
+            for dr, dc in AROUND:
+                r, c = dr, dc
+                for _ in range(rot):
+                    r, c = c, -r
+                if mirror:
+                    c = -c
+                perm.append(index[(r, c)])
+            maps.append(perm)
+    code = np.arange(CODES)
+    best = code.copy()
+    for perm in maps:
+        moved = np.zeros_like(code)
+        for i, j in enumerate(perm):
+            moved |= (code >> (2 * i) & 3) << (2 * j)
+        best = np.minimum(best, moved)
+    return best
+
+
+def load(path: Path = WEIGHTS) -> tuple[np.ndarray, np.ndarray]:
+    """(pattern, features): the weights of each code for a Black and a White mover
+    (float64[2, CODES], in board colours) and of ``FEATURES``, from ``path``."""
+    with np.load(path) as data:
+        names = tuple(str(n) for n in data["feature_names"])
+        if names != FEATURES:
+            raise ValueError(f"{path}: its features {names} are not this version's {FEATURES}")
+        mover = data["pattern"].astype(np.float64)  # by the code in the mover's colours
+        features = data["features"].astype(np.float64)
+    white = mover[[mover_code(k, WHITE) for k in range(CODES)]]
+    return np.stack([mover, white]), features
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _distance(p, q, w):
+    """Coulom's distance between points ``p`` and ``q``: dx + dy + max(dx, dy)."""
+    dy = abs(p // w - q // w)
+    dx = abs(p % w - q % w)
+    return dx + dy + max(dx, dy)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _near(p, q, w, first):
+    """The feature of the distance from ``p`` to the last move ``q`` (0: none): ``first`` + 0
+    for 2 (or less: a point whose stone was captured), ... + 5 for 7, + 6 for 8 and more; -1
+    without a last move."""
+    if q <= 0:
+        return -1
+    return first + min(max(_distance(p, q, w), 2), 8) - 2
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _two_liberties(pt, h, p, w):
+    """Whether chain ``h`` has exactly two liberties, ``p`` one of them: its pseudo-liberties
+    other than those at ``p`` all at one other point (``liberties_after``'s sums)."""
+    m = 0  # the pseudo-liberties of h at p: its stones next to p
+    for side in range(4):
+        q = neighbour(p, w, side)
+        if pt[HEAD, q] == h and pt[COLOR, q] == pt[COLOR, h]:
+            m += 1
+    n = pt[PLIB, h] - m
+    s1 = pt[LIBSUM, h] - m * p
+    s2 = pt[LIBSQ, h] - m * p * p
+    return m > 0 and n > 0 and n * s2 == s1 * s1
+
+
+@njit(cache=True, _nrt=False)
+def move_features(s, p, c):
+    """The features of colour ``c``'s real move at the empty ``p``: (its 8-neighbourhood code
+    in board colours, then the index in ``FEATURES`` of each group it has, -1 where none:
+    capture, save, atari, self-atari, last move's distance, own last move's distance, line)."""
+    pt = s.pt
+    w = s.tab[ST, W]
+    o = opponent(c)
+    code = 0
+    for d in range(8):
+        code |= pt[COLOR, around(p, w, d)] << (2 * d)
+    captured, saved, atari = 0, 0, 0
+    for side in range(4):
+        q = neighbour(p, w, side)
+        cq = pt[COLOR, q]
+        if cq == o:
+            h = pt[HEAD, q]
+            if in_atari_at(pt, h, p):
+                captured = max(captured, pt[CSIZE, h])
+            elif _two_liberties(pt, h, p, w):
+                atari = max(atari, pt[CSIZE, h])
+        elif cq == c and in_atari_at(pt, pt[HEAD, q], p):
+            saved = max(saved, pt[CSIZE, pt[HEAD, q]])
+    capture = -1 if captured == 0 else _CAPTURE + min(captured, 2) - 1
+    save = -1
+    if saved > 0 and liberties_after(s, p, c)[0] == MANY:
+        save = _SAVE + min(saved, 2) - 1
+    put = -1 if atari == 0 else _ATARI + min(atari, 2) - 1
+    self_atari = _SELF_ATARI if bad_self_atari(s, p, c) else -1
+    last = _near(p, s.tab[ST, slot(LAST_POINT, o)], w, _LAST)
+    own = _near(p, s.tab[ST, slot(LAST_POINT, c)], w, _OWN)
+    size = w - 2
+    line = min(p // w, p % w, size + 1 - p // w, size + 1 - p % w)
+    edge = _LINE + line - 1 if line <= 4 else -1
+    return (code, capture, save, put, self_atari, last, own, edge)
+
+
+@njit(cache=True, _nrt=False)
+def move_weight(s, p, c, pattern, features):
+    """The logarithm of the gamma of ``c``'s real move at ``p`` (``move_features``)."""
+    f = move_features(s, p, c)
+    total = pattern[colour_row(c), f[0]]
+    for i in range(1, GROUPS + 1):
+        if f[i] >= 0:
+            total += features[f[i]]
+    return total
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def is_candidate(s, p, c, pending):
+    """Whether ``c``'s real move at the empty ``p`` is one a search considers: legal, and not
+    filling its own eye."""
+    if fills_own_eye(s, p, c):
+        return False
+    code = judge(s, p, c, pending)
+    return code == OK or code == OK_CYCLE

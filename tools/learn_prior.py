@@ -1,0 +1,224 @@
+"""Learn the mcts player's move priors (``sim/players/prior.py``) from recorded games.
+
+    python tools/learn_prior.py RUN_DIR... [--out sim/players/prior_weights.npz]
+                                [--holdout 0.1] [--l2 1.0] [--steps 600]
+
+Every position of the runs' recorded games (``record_moves = "all"``) before a real move or
+a pass is a choice among the candidates a search considers (``prior.is_candidate``, and
+pass); the weights of ``prior.move_features`` (a weight per 3x3 class, equal over rotations
+and reflections, and one per tactical feature) are fitted by maximum likelihood of the moves
+played under the softmax of the candidates' summed weights (Coulom's generalised
+Bradley-Terry model, fitted here by Adam on the full batch rather than his MM), with an L2
+penalty ``--l2`` (a Gaussian prior on each log-gamma). A share ``--holdout`` of the games (by
+game id) is kept out of the fit and scored: the top-1 prediction rate and the mean
+log-likelihood of the learned prior, of the hand-set prior of the search before it
+(``sim.players.mcts.hand_prior``) and of a uniform choice. The weights, the feature names and
+this command are written to ``--out``.
+
+The shipped weights were learned from KataGo's self-play through jpdsim (docs/findings.md,
+"Learned priors"); KataGo is needed only to make new ones.
+"""
+
+import argparse
+import shlex
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # the code of this tree, not an installed one
+
+from sim.config_file import config_from_dict  # noqa: E402
+from sim.coords import PASS, VIRTUAL  # noqa: E402
+from sim.dataset.check import check_run, read_part  # noqa: E402
+from sim.dataset.layout import MANIFEST, MOVES, part_name  # noqa: E402
+from sim.dataset.manifest import read_manifest  # noqa: E402
+from sim.engine.game import Game  # noqa: E402
+from sim.engine.state import EMPTIES, N_EMPTY, PENDING_PASS, PLAIN, ST, TO_MOVE  # noqa: E402
+from sim.players import prior  # noqa: E402
+from sim.players.mcts import HAND_PASS, hand_prior  # noqa: E402
+
+NO_CLASS = -1  # a pass's pattern class: none
+PASS_FIRST, PASS_ANSWER = prior.F["pass_first"], prior.F["pass_answer"]
+
+
+@njit(cache=True)
+def _candidates(s, feats, hand):
+    """The candidates of the position ``s``: their points (PLAIN index, -1 for pass) and
+    features (rows of ``feats``) and the hand-set prior (``hand``); returns their number."""
+    c = s.tab[ST, TO_MOVE]
+    pending = s.tab[ST, PENDING_PASS]
+    k = 0
+    for i in range(s.tab[ST, N_EMPTY]):
+        p = s.pt[EMPTIES, i]
+        if prior.is_candidate(s, p, c, pending):
+            f = prior.move_features(s, p, c)
+            feats[k, 0] = s.pt[PLAIN, p]
+            for j in range(len(f)):
+                feats[k, 1 + j] = f[j]
+            hand[k] = hand_prior(s, p, c)
+            k += 1
+    feats[k, :] = -1  # pass: no point, no pattern, one feature
+    feats[k, 2] = PASS_ANSWER if pending else PASS_FIRST
+    hand[k] = HAND_PASS
+    return k + 1
+
+
+def positions(run_dirs):
+    """For each recorded position: (game key, the mover's colour, the candidates' rows of
+    ``_candidates``'s features, their hand-set priors, the row of the move played)."""
+    for run_dir in map(Path, run_dirs):
+        state = check_run(run_dir)
+        cfg = config_from_dict(
+            read_manifest(run_dir)["config"], str(run_dir / MANIFEST), stored=True
+        )
+        n2 = cfg.rules.board_size**2
+        feats = np.zeros((n2 + 1, 2 + prior.GROUPS), np.int64)
+        hand = np.zeros(n2 + 1)
+        for shard in sorted(state.moves_shards):
+            table = read_part(run_dir / MOVES / part_name(shard)).to_pylist()
+            for row in table:
+                game = Game(cfg.rules)
+                for action in row["actions"]:
+                    if action < 0 and action not in (PASS, VIRTUAL):
+                        break  # a resignation or a pause's settling: no more choices
+                    if action != VIRTUAL:
+                        k = _candidates(game.state, feats, hand)
+                        points = feats[:k, 0]
+                        chosen = np.flatnonzero(points == (-1 if action == PASS else action))
+                        if len(chosen):
+                            key = (str(run_dir), int(row["game_id"]))
+                            yield (
+                                key,
+                                game.to_move,
+                                feats[:k, 1:].copy(),
+                                hand[:k].copy(),
+                                int(chosen[0]),
+                            )
+                    if game.play(action) is not None:
+                        break
+
+
+def design(samples, classes):
+    """Arrays of the samples: each candidate's pattern class (a value of ``classes``, which
+    maps a class's least code in the mover's colours to its index and grows with new ones;
+    NO_CLASS for a pass), its feature indices, its position, and each position's chosen
+    row."""
+    canon = prior.symmetric_codes()
+    cls, feat, pos, chosen, start = [], [], [], [], 0
+    for i, (_, colour, f, _, ch) in enumerate(samples):
+        mover = [canon[prior.mover_code(int(k), colour)] if k >= 0 else -1 for k in f[:, 0]]
+        cls.append([classes.setdefault(k, len(classes)) if k >= 0 else NO_CLASS for k in mover])
+        feat.append(f[:, 1:])
+        pos.append(np.full(len(f), i))
+        chosen.append(start + ch)
+        start += len(f)
+    return np.concatenate(cls), np.concatenate(feat), np.concatenate(pos), np.array(chosen)
+
+
+def scores(theta_cls, theta_feat, cls, feat):
+    """Each candidate's summed weight."""
+    s = np.where(cls >= 0, theta_cls[np.maximum(cls, 0)], 0.0)
+    for j in range(feat.shape[1]):
+        f = feat[:, j]
+        s += np.where(f >= 0, theta_feat[np.maximum(f, 0)], 0.0)
+    return s
+
+
+def softmax_by(s, pos, n_pos):
+    """The softmax of ``s`` within each position."""
+    top = np.full(n_pos, -np.inf)
+    np.maximum.at(top, pos, s)
+    e = np.exp(s - top[pos])
+    return e / np.bincount(pos, e, n_pos)[pos]
+
+
+def fit(cls, feat, pos, chosen, n_cls, l2, steps):
+    """The weights (per class, per feature) of maximum penalised likelihood (Adam)."""
+    n_pos, n_feat = len(chosen), len(prior.FEATURES)
+    theta = np.zeros(n_cls + n_feat)
+    m, v = np.zeros_like(theta), np.zeros_like(theta)
+    target = np.zeros(len(cls))
+    target[chosen] = 1.0
+    for t in range(1, steps + 1):
+        p = softmax_by(scores(theta[:n_cls], theta[n_cls:], cls, feat), pos, n_pos)
+        r = p - target
+        grad = np.zeros_like(theta)
+        grad[:n_cls] = np.bincount(cls[cls >= 0], r[cls >= 0], n_cls)
+        for j in range(feat.shape[1]):
+            f = feat[:, j]
+            grad[n_cls:] += np.bincount(f[f >= 0], r[f >= 0], n_feat)
+        grad = grad / n_pos + l2 * theta / n_pos
+        m = 0.9 * m + 0.1 * grad
+        v = 0.999 * v + 0.001 * grad**2
+        theta -= 0.05 * (m / (1 - 0.9**t)) / (np.sqrt(v / (1 - 0.999**t)) + 1e-8)
+    return theta[:n_cls], theta[n_cls:]
+
+
+def score_prior(weight, pos, chosen):
+    """(top-1 rate, mean log-likelihood) of a prior given as each candidate's ``weight``
+    (positive)."""
+    n = len(chosen)
+    p = weight / np.bincount(pos, weight, n)[pos]
+    top = np.full(n, -np.inf)
+    np.maximum.at(top, pos, p)
+    ties = np.bincount(pos, p >= top[pos], n)
+    hit = (p[chosen] >= top) / ties  # a tie for the top a fraction of a hit
+    return hit.mean(), np.log(p[chosen]).mean()
+
+
+def main(argv):
+    a = argparse.ArgumentParser(prog="learn_prior.py", description=__doc__.splitlines()[0])
+    a.add_argument("runs", nargs="+", metavar="RUN_DIR")
+    a.add_argument("--out", type=Path, default=prior.WEIGHTS)
+    a.add_argument("--holdout", type=float, default=0.1)
+    a.add_argument("--l2", type=float, default=1.0)
+    a.add_argument("--steps", type=int, default=600)
+    args = a.parse_args(argv)
+    t0 = time.time()
+    samples = list(positions(args.runs))
+    games = sorted({key for key, *_ in samples})
+    held = set(np.random.default_rng(0).permutation(len(games))[: round(args.holdout * len(games))])
+    held = {games[i] for i in held}
+    train = [x for x in samples if x[0] not in held]
+    test = [x for x in samples if x[0] in held]
+    print(
+        f"{len(samples)} positions of {len(games)} games read in {time.time() - t0:.0f} s; "
+        f"{len(test)} positions of {len(held)} games held out",
+        flush=True,
+    )
+    classes = {}
+    cls, feat, pos, chosen = design(train, classes)
+    n_seen = len(classes)
+    theta_cls, theta_feat = fit(cls, feat, pos, chosen, n_seen, args.l2, args.steps)
+    print(f"fitted {n_seen} classes and {len(theta_feat)} features in {time.time() - t0:.0f} s")
+    cls, feat, pos, chosen = design(test, classes)
+    theta_cls = np.concatenate([theta_cls, np.zeros(len(classes) - n_seen)])  # unseen: 0
+    hand = np.concatenate([h for *_, h, _ in test])
+    for name, weight in (
+        ("learned", np.exp(scores(theta_cls, theta_feat, cls, feat))),
+        ("hand-set", hand),
+        ("uniform", np.ones(len(cls))),
+    ):
+        top1, ll = score_prior(weight, pos, chosen)
+        print(f"held out, {name:>8} prior: top-1 {top1:.1%}, mean log-likelihood {ll:.3f}")
+    canon = prior.symmetric_codes()
+    pattern = np.array([theta_cls[classes[k]] if k in classes else 0.0 for k in canon], np.float32)
+    command = shlex.join(["python", "tools/learn_prior.py", *argv])
+    np.savez_compressed(
+        args.out,
+        pattern=pattern,
+        features=theta_feat,
+        feature_names=np.array(prior.FEATURES),
+        command=np.array(command),
+    )
+    for name, w in zip(prior.FEATURES, theta_feat):
+        print(f"  {name:>14} {w:+.2f}")
+    print(f"written {args.out}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
