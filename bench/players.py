@@ -18,8 +18,8 @@ the default komi; wins under jpd_a with Wilson 95% intervals. Games are split am
 ``--workers`` processes by id. A player is ``random``, ``pattern`` or ``mctsV`` (V visits), with
 ``raveK`` for RAVE at equivalence K (left out: none, the search before it), ``exploreC`` for
 the exploration constant C (left out: the default), ``stop`` for ``stop_early`` (left out:
-false, the search before it) and ``learned`` for the learned priors (left out: the hand-set
-ones), e.g. ``mcts1000rave1000explore0.5`` or ``mcts1000rave1000learned``.
+false, the search before it) and ``hand`` for the hand-set priors (left out: the learned
+ones, the default), e.g. ``mcts1000rave1000explore0.5`` or ``mcts1000rave1000hand``.
 """
 
 import argparse
@@ -65,12 +65,12 @@ def player(name: str) -> Player:
     """The player a bench name stands for (the module docstring)."""
     if name in ("random", "pattern"):
         return Player(name)
-    found = re.fullmatch(r"mcts(\d+)(?:rave(\d+))?(?:explore([\d.]+))?(stop)?(learned)?", name)
+    found = re.fullmatch(r"mcts(\d+)(?:rave(\d+))?(?:explore([\d.]+))?(stop)?(hand)?", name)
     if not found:
-        sys.exit(f"unknown player {name!r}: random, pattern, mctsV[raveK][exploreC][stop][learned]")
+        sys.exit(f"unknown player {name!r}: random, pattern, mctsV[raveK][exploreC][stop][hand]")
     rave, explore = float(found[2] or 0), float(found[3] or Player().explore)
     visits, stop = int(found[1]), bool(found[4])
-    prior = "learned" if found[5] else "hand"
+    prior = "hand" if found[5] else "learned"
     return Player("mcts", visits=visits, rave=rave, explore=explore, stop_early=stop, prior=prior)
 
 

@@ -25,10 +25,11 @@ stop_early      end a move's search once its most visited move  false
                 move is the same, found sooner, but the tree
                 kept for the next move is smaller: weaker
                 against GNU Go, docs/findings.md)
-prior           the move priors of its tree: ``"hand"`` (set  ``"hand"``
-                by hand: captures, patterns next to the last
-                move, no self-atari) or ``"learned"`` (learned
-                from KataGo's moves, ``sim.players.prior``)
+prior           the move priors of its tree: ``"learned"``     ``"learned"``
+                (from KataGo's moves, ``sim.players.prior``) or
+                ``"hand"`` (set by hand: captures, patterns
+                next to the last move, no self-atari; the
+                search before 2026-12-03)
 *kofight*
 threat_rate     probability of a virtual move (the ko threat)  0.5
                 when the repetition rule bans every recapture
@@ -92,7 +93,7 @@ class Player:
     explore: float = 1.0
     rave: float = 1000.0
     stop_early: bool = False
-    prior: str = "hand"
+    prior: str = "learned"
     command: tuple = ()
     label: str = ""
     genmove_timeout: float = 30.0

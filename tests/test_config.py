@@ -220,7 +220,8 @@ def test_players_tables(tmp_path):
     assert cfg.black == Player("mcts", visits=200, play_for="jpd_b")
     assert cfg.white == Player("pattern")
     assert cfg.black.name == (
-        "mcts(visits=200,playout=pattern,play_for=jpd_b,resign_below=0,explore=1,rave=1000)"
+        "mcts(visits=200,playout=pattern,play_for=jpd_b,resign_below=0,explore=1,rave=1000,"
+        "prior=learned)"
     )
     assert cfg.white.name == "pattern"
     assert cfg.to_dict()["players"] == {
@@ -233,7 +234,7 @@ def test_players_tables(tmp_path):
             "explore": 1.0,
             "rave": 1000.0,
             "stop_early": False,
-            "prior": "hand",
+            "prior": "learned",
         },
         "white": {"kind": "pattern"},
     }
@@ -280,7 +281,7 @@ def test_gtp_player_tables(tmp_path):
 
 def test_parameters_added_later_keep_older_runs_as_they_were(tmp_path, capsys):
     """A player's parameter added after runs were stored (``sim.player.LEGACY``: RAVE, the
-    early stop, KataGo's sampled openings) is left out of the name at the value that plays as
+    early stop, KataGo's sampled openings, the learned priors) is left out of the name at the value that plays as
     before, so the rows of older runs keep their players' names; a stored config (a manifest)
     that lacks it plays with that value, a new config with the default; resuming an older run
     with a new config that differs there is refused, naming the key."""
@@ -289,27 +290,28 @@ def test_parameters_added_later_keep_older_runs_as_they_were(tmp_path, capsys):
 
     old = {"kind": "mcts", "visits": 16}
     stored = Player.from_table(old, stored=True)
-    assert (stored.rave, stored.stop_early) == (0.0, False)
+    assert (stored.rave, stored.stop_early, stored.prior) == (0.0, False, "hand")
     assert Player.from_table(old).rave == Player().rave > 0 and not Player().stop_early
     plain = "mcts(visits=16,playout=pattern,play_for=jpd_a,resign_below=0,explore=1)"
-    assert Player("mcts", visits=16, rave=0).name == plain
-    assert Player("mcts", visits=16, rave=300).name == plain[:-1] + ",rave=300)"
-    stopping = Player("mcts", visits=16, rave=0, stop_early=True)
+    assert Player("mcts", visits=16, rave=0, prior="hand").name == plain
+    assert Player("mcts", visits=16, rave=300, prior="hand").name == plain[:-1] + ",rave=300)"
+    stopping = Player("mcts", visits=16, rave=0, stop_early=True, prior="hand")
     assert stopping.name == plain[:-1] + ",stop_early=True)"
+    assert Player("mcts", visits=16, rave=0).name == plain[:-1] + ",prior=learned)"
     text = (
         "board_size = 5\ngames = 2\nshard_size = 1\n[players.black]\nkind = 'mcts'\nvisits = 16\n"
     )
     config, out = tmp_path / "c.toml", tmp_path / "run"
-    config.write_text(text + "rave = 0\nstop_early = false\n")
+    config.write_text(text + "rave = 0\nstop_early = false\nprior = 'hand'\n")
     run = ["run", str(config), "--out", str(out), "--no-progress", "--workers", "1"]
     assert cli(run) == 0
     manifest = json.loads((out / "manifest.json").read_text())
-    for key in ("rave", "stop_early"):  # as a run stored before either
+    for key in ("rave", "stop_early", "prior"):  # as a run stored before any
         del manifest["config"]["players"]["black"][key]
     (out / "manifest.json").write_text(json.dumps(manifest))
     assert load_runs([out])["player_b"].astype(str).unique().tolist() == [plain]
     assert cli([*run, "--resume"]) == 0
-    config.write_text(text + "stop_early = false\n")  # the default: RAVE
+    config.write_text(text + "stop_early = false\nprior = 'hand'\n")  # the default: RAVE
     capsys.readouterr()
     assert cli([*run, "--resume"]) == 2
     assert "rave" in capsys.readouterr().err

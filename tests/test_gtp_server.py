@@ -261,8 +261,9 @@ def test_final_status_list_of_a_finished_game():
 
 def test_player_specs():
     name = "mcts(visits=400,playout=pattern,play_for=jpd_b,resign_below=0.1,explore=1.5)"
-    # a run's player name is that player: rave and stop_early left out at their legacy values
-    legacy = Player("mcts", 400, "pattern", "jpd_b", 0.1, 1.5, rave=0.0)
+    # a run's player name is that player: rave, stop_early and prior left out at their legacy
+    # values
+    legacy = Player("mcts", 400, "pattern", "jpd_b", 0.1, 1.5, rave=0.0, prior="hand")
     assert parse_player(name) == legacy and legacy.name == name
     assert parse_player("mcts(visits=400,play_for=jpd_b)") == Player("mcts", 400, play_for="jpd_b")
     default = Player("mcts", 400)

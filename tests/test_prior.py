@@ -141,6 +141,10 @@ def test_the_search_with_learned_priors_is_reproducible_and_differs():
     ]
     assert runs[0].tolist() == runs[1].tolist()
     hand = play_batch(
-        rules, seed=3, game_ids=np.arange(4), black=Player("mcts", visits=40), white="pattern"
+        rules,
+        seed=3,
+        game_ids=np.arange(4),
+        black=Player("mcts", visits=40, prior="hand"),
+        white="pattern",
     )[0]["actions"]
     assert hand.tolist() != runs[0].tolist()

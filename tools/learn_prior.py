@@ -110,8 +110,12 @@ def design(samples, classes):
     canon = prior.symmetric_codes()
     cls, feat, pos, chosen, start = [], [], [], [], 0
     for i, (_, colour, f, _, ch) in enumerate(samples):
-        mover = [canon[prior.mover_code(int(k), colour)] if k >= 0 else -1 for k in f[:, 0]]
-        cls.append([classes.setdefault(k, len(classes)) if k >= 0 else NO_CLASS for k in mover])
+        code = f[:, 0]
+        mover = canon[prior.mover_code(np.maximum(code, 0), colour)]
+        cls.append(
+            [classes.setdefault(int(k), len(classes)) if c >= 0 else NO_CLASS
+             for k, c in zip(mover, code)]
+        )  # fmt: skip
         feat.append(f[:, 1:])
         pos.append(np.full(len(f), i))
         chosen.append(start + ch)

@@ -7,10 +7,10 @@ printed as markdown.
 ``play`` plays each study (default: all of ``studies()``) with ``sim.run.runner.run`` into
 ``results/komi/<study>``, completing a folder a killed ``play`` left (the runs resume like
 every run). A study whose players search comes four times: ``NAME`` with the default search
-(RAVE), ``NAME-stop`` with the search of the morning of 2026-12-02 (RAVE and the early stop,
-``stop_early = true``), ``NAME-norave`` with the search as measured on 2026-12-01
-(``rave = 0``) and ``NAME-learned`` with the learned priors (``prior = "learned"``, issue 35).
-``tables`` prints, from the folders there:
+(RAVE and the learned priors of 2026-12-03), ``NAME-hand`` with the search of 2026-12-02 (RAVE,
+the hand-set priors, ``prior = "hand"``), ``NAME-stop`` with the search of the morning of
+2026-12-02 (RAVE and the early stop, ``stop_early = true``) and ``NAME-norave`` with the search
+as measured on 2026-12-01 (``rave = 0``). ``tables`` prints, from the folders there:
 
 1. the fitted fair komi (Chinese area) against visits on the solved boards 5x5, 6x6 and 7x7
    (``configs/komi_5x5.toml`` and its siblings, the visits changed), for each search;
@@ -88,17 +88,17 @@ def studies() -> dict:
 #: The searches a study is played with: study suffix -> (run name suffix, the parameters that
 #: differ from the default search).
 SEARCHES = {
-    "": ("_rave_nostop", {}),
-    "-stop": ("_rave", {"stop_early": True}),
-    "-norave": ("", {"rave": 0.0}),
-    "-learned": ("_rave_nostop_learned", {"prior": "learned"}),
+    "": ("_rave_nostop_learned", {}),
+    "-hand": ("_rave_nostop", {"prior": "hand"}),
+    "-stop": ("_rave", {"stop_early": True, "prior": "hand"}),
+    "-norave": ("", {"rave": 0.0, "prior": "hand"}),
 }
 #: The tables' name of each search, by study suffix.
 SEARCH_LABEL = {
-    "": "RAVE",
+    "": "learned priors",
+    "-hand": "RAVE",
     "-stop": "RAVE, early stop",
     "-norave": "2026-12-01",
-    "-learned": "RAVE, learned priors",
 }
 
 

@@ -12,6 +12,7 @@ pattern player refuses, its distance to the opponent's and to the mover's last r
 when it answers a pass. The weights are the logarithms of the gammas.
 """
 
+import functools
 from pathlib import Path
 
 import numpy as np
@@ -68,15 +69,15 @@ CODES = 4**8  # 8-neighbourhood codes
 WEIGHTS = Path(__file__).with_name("prior_weights.npz")
 
 
-def mover_code(code: int, colour: int) -> int:
-    """An 8-neighbourhood code in board colours as the mover ``colour`` sees it (its stones 1,
-    the opponent's 2)."""
+def mover_code(code, colour: int):
+    """8-neighbourhood codes (an int or an array) in board colours as the mover ``colour``
+    sees them (its stones 1, the opponent's 2)."""
     if colour == BLACK:
         return code
     out = 0
     for i in range(8):
         v = code >> (2 * i) & 3
-        out |= (BLACK + WHITE - v if v in (BLACK, WHITE) else v) << (2 * i)
+        out |= np.where((v == BLACK) | (v == WHITE), BLACK + WHITE - v, v) << (2 * i)
     return out
 
 
@@ -105,16 +106,18 @@ def symmetric_codes() -> np.ndarray:
     return best
 
 
+@functools.cache
 def load(path: Path = WEIGHTS) -> tuple[np.ndarray, np.ndarray]:
     """(pattern, features): the weights of each code for a Black and a White mover
-    (float64[2, CODES], in board colours) and of ``FEATURES``, from ``path``."""
+    (float64[2, CODES], in board colours) and of ``FEATURES``, from ``path`` (read once; the
+    arrays are shared: read them only)."""
     with np.load(path) as data:
         names = tuple(str(n) for n in data["feature_names"])
         if names != FEATURES:
             raise ValueError(f"{path}: its features {names} are not this version's {FEATURES}")
         mover = data["pattern"].astype(np.float64)  # by the code in the mover's colours
         features = data["features"].astype(np.float64)
-    white = mover[[mover_code(k, WHITE) for k in range(CODES)]]
+    white = mover[mover_code(np.arange(CODES), WHITE)]
     return np.stack([mover, white]), features
 
 

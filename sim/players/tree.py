@@ -19,6 +19,7 @@ from numba import njit
 
 from sim.engine.board import is_stone
 from sim.engine.state import BLACK, COLOR, INTERIOR, LAB, ST, WHITE, N, opponent
+from sim.players import prior
 
 DEAD_SHARE = 0.7  # a stone is dead if this share of the last search's playouts lost its point
 
@@ -55,20 +56,18 @@ Tree = namedtuple(
         "seq",  # int64[SEQ_ROWS, depth] with RAVE (else [SEQ_ROWS, 0]): a simulation's steps
         "first",  # int64[(N+2)**2] with RAVE (else [0]): the colour that played each point
         # first (from a step on)
-        "pattern",  # float64[TREES, 4**8] with learned priors (else [TREES, 0]): the weight of
-        # each 8-neighbourhood code for each mover (``sim.players.prior``)
-        "features",  # float64[len(prior.FEATURES)] with learned priors (else [0])
+        "pattern",  # float64[TREES, 4**8]: the learned priors' weight of each 8-neighbourhood
+        # code for each mover (``sim.players.prior``; read, never written)
+        "features",  # float64[len(prior.FEATURES)]: their tactical features' weights
     ],
 )
 
 
-def new_tree(
-    rules, visits: int, raw_fields: int, rave: bool = False, learned: bool = False
-) -> Tree:
+def new_tree(rules, visits: int, raw_fields: int, rave: bool = False) -> Tree:
     """Arrays for a search of ``visits`` simulations a move under ``rules``, per colour:
     room for four searches' nodes, each with an edge per point plus pass and virtual; the
-    RAVE statistics only if a player uses them (``rave``), the learned priors' weights only if
-    a player uses them (``learned``)."""
+    RAVE statistics only if a player uses them (``rave``); the learned priors' weights."""
+    pattern, features = prior.load()
     nodes = 4 * (visits + 1)
     edges = nodes * (rules.board_size**2 + 2)
     amaf = edges if rave else 0
@@ -85,19 +84,9 @@ def new_tree(
         amaf_w=np.zeros((TREES, amaf), np.float64),
         seq=np.zeros((len(SEQ_ROWS), (rules.max_actions + 2) if rave else 0), np.int64),
         first=np.zeros((rules.board_size + 2) ** 2 if rave else 0, np.int64),
-        **_learned_weights(learned),
+        pattern=pattern,
+        features=features,
     )
-
-
-def _learned_weights(learned: bool) -> dict:
-    """The ``pattern`` and ``features`` arrays of a tree: the learned priors' weights, or
-    empty."""
-    if not learned:
-        return {"pattern": np.zeros((TREES, 0)), "features": np.zeros(0)}
-    from sim.players import prior
-
-    pattern, features = prior.load()
-    return {"pattern": pattern, "features": features}
 
 
 @njit(cache=True, _nrt=False)
