@@ -23,7 +23,7 @@ sys.path.insert(0, str(ROOT))  # the engine of this tree, not an installed one
 from sim.player import Player  # noqa: E402
 from sim.rules import Rules  # noqa: E402
 
-MCTS = {"kind": "mcts", "playout": "random", "rave": 1000.0}
+MCTS = {"kind": "mcts", "playout": "random", "rave": 1000.0, "prior": "hand"}
 
 #: (name, board size, rule options, black, white, play options, games)
 MIXES = [
@@ -62,7 +62,7 @@ MIXES = [
         "mcts(60) vs capture 7x7 agree",
         7,
         {"dead_stones": "agree"},
-        {"kind": "mcts", "visits": 60},
+        {"kind": "mcts", "visits": 60, "prior": "hand"},
         {"kind": "capture"},
         {},
         100,
@@ -74,6 +74,15 @@ MIXES = [
         {**MCTS, "visits": 40},
         {**MCTS, "visits": 40, "play_for": "chinese"},
         {"exact": True},
+        60,
+    ),
+    (
+        "mcts(60) learned priors vs pattern 7x7 situational",
+        7,
+        {"repetition": "situational_superko"},
+        {"kind": "mcts", "visits": 60},
+        {"kind": "pattern"},
+        {},
         60,
     ),
 ]

@@ -4,22 +4,24 @@ figures (one process per worker).
     python bench/gtp.py speed [--games N] [--level L]
     python bench/gtp.py match [--games N] [--workers K] [--visits 1000,4000] [--levels 1,10]
                               [--engine NAME=COMMAND ...] [--rave K] [--stop-early]
-                              [--size N] [--colour both|black|white]
+                              [--prior hand|learned] [--ruleset R] [--size N]
+                              [--colour both|black|white]
     python bench/gtp.py table [--games N] [--visits 1000,4000] [--levels 1,10]
                               [--engine NAME=COMMAND ...] [--rave K] [--stop-early]
-                              [--size N]
+                              [--prior hand|learned] [--ruleset R] [--size N]
 
 ``speed``: GNU Go self-play at ``--level`` (1) through the referee (``sim.referee``, one
 process) against the same games over a plain GTP loop (two GNU Go processes told each other's
 moves until two passes, the same seeds), games/s and the referee's overhead (at most 10%).
 
-``match``: the mcts player (pattern playouts, play_for jpd_a, RAVE at ``--rave``, by default
-the player's default; 0: the search before RAVE; without the early stop unless
-``--stop-early``) at each ``--visits`` against GNU
+``match``: the mcts player (pattern playouts, RAVE at ``--rave``, by default the player's
+default; 0: the search before RAVE; without the early stop unless ``--stop-early``; its
+``--prior``, by default the learned priors) at each ``--visits`` against GNU
 Go at each ``--levels`` (none: ``--levels ""``) and against each GTP program ``--engine
 NAME=COMMAND`` (e.g. ``--engine "pachi=pachi -t =10000"``; NAME names its runs and rows), each
-colour half of the games, on 9x9 or ``--size``, at the default komi; the mcts player's
-wins under jpd_a with Wilson 95% intervals, over the games with a winner (a game that ends by
+colour half of the games, on 9x9 or ``--size``, at the default komi, every player playing for
+``--ruleset`` (jpd_a; a program told that ruleset's komi); the mcts player's wins under that
+ruleset with Wilson 95% intervals, over the games with a winner (a game that ends by
 an engine error has none: GNU Go refuses some moves these rules allow, e.g. a multi-stone
 suicide). Each pairing and colour is a run (``jpdsim run``'s runner, ``--workers`` processes)
 in ``--out`` (results/gtp_match): a stopped match goes on where it stopped when the same
@@ -53,6 +55,7 @@ from sim.program import named_command  # noqa: E402
 from sim.referee import play_refereed  # noqa: E402
 from sim.rules import Rules  # noqa: E402
 from sim.run.runner import run  # noqa: E402
+from sim.schema import PRIORS, RULESETS  # noqa: E402
 
 SIZE = 9
 
@@ -120,15 +123,20 @@ def match_runs(games: int, visits, programs, search: Player, size: int) -> list:
     """The runs of the match table on ``size``: for each program and mcts visits (the player
     ``search`` at those visits), one run with mcts as Black and one with mcts as White,
     ``games // 2`` games each (shards of 10 games, so that a stopped match loses little), named
-    ``[NxN-]mctsV[raveK][stop]-PROGRAM-mcts-COLOUR`` (no ``raveK`` for the search without RAVE,
-    no ``stop`` without the early stop, as before they existed; no ``NxN-`` on 9x9)."""
+    ``[NxN-]mctsV[raveK][stop][learned][-RULESET]-PROGRAM-mcts-COLOUR`` (no ``raveK`` for the
+    search without RAVE, no ``stop`` without the early stop, no ``learned`` with the hand-set
+    priors, as before they existed; no ``-RULESET`` for jpd_a, no ``NxN-`` on 9x9); every
+    player plays for ``search.play_for``, the program told its komi."""
     runs = []
     board = "" if size == SIZE else f"{size}x{size}-"
     rave, stop = (f"rave{search.rave:g}" if search.rave else ""), "stop" * search.stop_early
+    learned = "learned" if search.prior == "learned" else ""
+    ruleset = "" if search.play_for == "jpd_a" else f"-{search.play_for}"
     for program in programs:
         for v in visits:
-            mcts, other = replace(search, visits=v).to_dict(), program.to_dict()
-            name = f"{board}mcts{v}{rave}{stop}"
+            mcts = replace(search, visits=v).to_dict()
+            other = replace(program, play_for=search.play_for).to_dict()
+            name = f"{board}mcts{v}{rave}{stop}{learned}{ruleset}"
             for colour, black, white in (("black", mcts, other), ("white", other, mcts)):
                 table = {
                     "name": f"{name}-{program.label}-mcts-{colour}",
@@ -162,7 +170,8 @@ def table(games: int, visits, programs, search: Player, size: int, out: Path) ->
     """The match table from the games played so far (a pairing not complete says how many)."""
     print("| mcts visits | opponent | games | mcts wins | Wilson 95% | as Black | as White |")
     print("|---|---|---|---|---|---|---|")
-    columns = ["winner_jpd_a", "ending", "engine_illegal"]
+    winner = f"winner_{search.play_for}"
+    columns = [winner, "ending", "engine_illegal"]
     runs = match_runs(games, visits, programs, search, size)
     for black_run, white_run in zip(runs[::2], runs[1::2]):
         frames = {}
@@ -175,7 +184,7 @@ def table(games: int, visits, programs, search: Player, size: int, out: Path) ->
         played = sum(len(df) for df in frames.values())
         score = {}  # colour of mcts: (its wins, games with a winner)
         for colour, df in frames.items():
-            won = df["winner_jpd_a"].dropna().astype(str)
+            won = df[winner].dropna().astype(str)
             score[colour] = ((won == colour).sum() + 0.5 * (won == "draw").sum(), len(won))
         wins, n = (sum(x[i] for x in score.values()) for i in (0, 1))
         if n == 0:
@@ -224,13 +233,22 @@ def main() -> None:
             help="mcts's stop_early",
         )
         p.add_argument("--size", type=int, default=SIZE, help="board size (default 9)")
+        p.add_argument("--prior", choices=PRIORS, default=Player().prior, help="mcts's move priors")
+        p.add_argument(
+            "--ruleset",
+            choices=RULESETS,
+            default="jpd_a",
+            help="what every player plays for and the games are scored by (default jpd_a)",
+        )
     args = parser.parse_args()
     if args.what == "speed":
         speed(args.games, args.level)
         return
     visits = [int(v) for v in args.visits.split(",")]
     programs = opponents([int(v) for v in args.levels.split(",") if v], args.engine)
-    search = Player("mcts", rave=args.rave, stop_early=args.stop_early)
+    search = Player(
+        "mcts", rave=args.rave, stop_early=args.stop_early, prior=args.prior, play_for=args.ruleset
+    )
     if args.what == "match":
         match(args.games, args.workers, visits, programs, search, args.size, args.out, args.colour)
     else:

@@ -128,7 +128,7 @@ def test_weights_read_in_board_colours_for_both_movers():
     assert pattern.shape == (2, prior.CODES) and features.shape == (len(prior.FEATURES),)
     rng = np.random.default_rng(0)
     for code in rng.integers(0, prior.CODES, 200):
-        assert pattern[1, code] == pattern[0, prior.mover_code(int(code), WHITE)]
+        assert pattern[1, code] == pattern[0, P.colours_swapped(int(code))]
     assert np.isfinite(pattern).all() and np.isfinite(features).all()
 
 

@@ -37,9 +37,18 @@ from sim.dataset.check import check_run, read_part  # noqa: E402
 from sim.dataset.layout import MANIFEST, MOVES, part_name  # noqa: E402
 from sim.dataset.manifest import read_manifest  # noqa: E402
 from sim.engine.game import Game  # noqa: E402
-from sim.engine.state import EMPTIES, N_EMPTY, PENDING_PASS, PLAIN, ST, TO_MOVE  # noqa: E402
+from sim.engine.state import (  # noqa: E402
+    BLACK,
+    EMPTIES,
+    N_EMPTY,
+    PENDING_PASS,
+    PLAIN,
+    ST,
+    TO_MOVE,
+)
 from sim.players import prior  # noqa: E402
 from sim.players.mcts import HAND_PASS, hand_prior  # noqa: E402
+from sim.players.pattern import colours_swapped  # noqa: E402
 
 NO_CLASS = -1  # a pass's pattern class: none
 PASS_FIRST, PASS_ANSWER = prior.F["pass_first"], prior.F["pass_answer"]
@@ -111,7 +120,8 @@ def design(samples, classes):
     cls, feat, pos, chosen, start = [], [], [], [], 0
     for i, (_, colour, f, _, ch) in enumerate(samples):
         code = f[:, 0]
-        mover = canon[prior.mover_code(np.maximum(code, 0), colour)]
+        seen = np.maximum(code, 0)
+        mover = canon[seen if colour == BLACK else colours_swapped(seen)]
         cls.append(
             [classes.setdefault(int(k), len(classes)) if c >= 0 else NO_CLASS
              for k, c in zip(mover, code)]

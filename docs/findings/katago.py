@@ -57,7 +57,7 @@ SELFPLAY = Rules(SIZE, dead_stones="agree", komi=KOMI_7)
 SELF_GAMES = {"katago": 400, "gnugo": 1000, "mcts": 200, "random": 20_000}
 MATCH_GAMES = 100
 #: ``speed``'s visits and games.
-SPEED = ((50, 32), (100, 16), (200, 16))
+SPEED = ((50, 16), (100, 8), (200, 8))
 #: KataGo against itself plays faster with one worker: its 16 searches already fill the cores
 #: (``speed``).
 ONE_WORKER = ("selfplay-katago",)

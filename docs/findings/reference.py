@@ -41,10 +41,11 @@ SEED, PRECISION = 20261203, 0.25
 #: games, KataGo's visits, its sampled opening moves). On 5x5 and 6x6 any sampled opening move
 #: but the best gives the game away (on 5x5 KataGo's own games with four sampled moves left
 #: Black short of 25 at komi 23 to 24.5 in 24 of 30): there KataGo plays its best move always,
-#: so that the games at a komi are one game, and a round plays each komi twice.
+#: so that the games at a komi are one game, and a round plays each komi twice; at 100 visits
+#: those games gave 23.5 on 5x5 and 1.57 on 6x6, too few visits for the network there.
 BOARDS = {
-    5: (25, 24, 28, 14, 100, 0),
-    6: (4, 3, 28, 14, 100, 0),
+    5: (25, 24, 28, 14, 800, 0),
+    6: (4, 3, 28, 14, 800, 0),
     7: (9, 8, 280, 70, 100, 4),
     9: (7, 6, 210, 70, 50, 4),
     13: (None, None, 70, 70, 50, 4),
@@ -84,6 +85,14 @@ def play(names: list[str], workers: int, binary: str, model: str) -> None:
             sys.exit(f"{name}: incomplete (see {OUT / name / 'run.log'}); play it again to go on")
 
 
+def _rate(k, n) -> str:
+    """``k`` of ``n`` as a share with its 95% Wilson interval."""
+    from analysis.stats import wilson
+
+    lo, hi = (float(x) for x in wilson(k, n))
+    return f"{k / n:.1%} ({lo:.1%}–{hi:.1%})"
+
+
 def _interval(value, lo, hi) -> str:
     f = lambda v: f"{v:.2f}" if np.isfinite(v) else "?"  # noqa: E731
     return f"{f(value)} ({f(lo)}–{f(hi)})"
@@ -112,6 +121,7 @@ def tables() -> None:
         row["known (area / territory)"] = "–" if area is None else f"{area} / {territory}"
         fits.append(row)
         fair = fit.loc["chinese", "fair komi"]
+        curve = komi_sweep.sweep_curve(d, ["chinese"]).set_index("komi")
         for _, t in ab_effect.by_komi(d).iterrows():
             komi = t["komi_jpd_b"]  # B版's komi is Chinese's
             if np.isfinite(fair) and abs(komi - fair) > 0.5:
@@ -121,11 +131,11 @@ def tables() -> None:
                     "board": f"{size}x{size}",
                     "Chinese komi": komi,
                     "games": int(t["games"]),
-                    "A版 ≠ B版 winner": f"{t['differ'] / t['both winners']:.1%} "
-                    f"({t['differ lo']:.1%}–{t['differ hi']:.1%})",
-                    "White first": f"{t['white first rate']:.1%}",
-                    "Black last": f"{t['black last rate']:.1%}",
+                    "A版 ≠ B版 winner": _rate(t["differ"], t["both winners"]),
+                    "White first": _rate(t["white first"], t["games"]),
+                    "Black last": _rate(t["black last"], t["games"]),
                     "Black's score": f"{t['black score']:.1%}",
+                    "draws (Chinese)": _rate(curve.loc[komi, "draws"], t["games"]),
                 }
             )
     print("## Fair komi under KataGo's self-play, per ruleset (95% interval)\n")

@@ -125,16 +125,22 @@ def build_table(patterns=PATTERNS):
 TABLE = build_table()
 
 
+def colours_swapped(code):
+    """8-neighbourhood codes (an int or an array) with Black's and White's stones exchanged:
+    a code in board colours as White sees it (its own stones 1)."""
+    out = 0
+    for i in range(8):
+        v = code >> (2 * i) & 3
+        out |= np.where((v == BLACK) | (v == WHITE), BLACK + WHITE - v, v) << (2 * i)
+    return out
+
+
 def _by_colour(table):
     """The table read in the board's own colours (EMPTY 0, BLACK 1, WHITE 2, BORDER 3) for
     each mover: row BLACK - 1 is ``table`` itself, row WHITE - 1 the same with the colours
     swapped, so that the kernels look a neighbourhood up without recolouring it."""
     match = np.unpackbits(table, bitorder="little").astype(bool)
-    code = np.arange(4**8)
-    swapped = np.zeros_like(code)
-    for i in range(8):
-        v = code >> (2 * i) & 3
-        swapped |= np.where((v == BLACK) | (v == WHITE), BLACK + WHITE - v, v) << (2 * i)
+    swapped = colours_swapped(np.arange(4**8))
     return np.stack([table, np.packbits(match[swapped], bitorder="little")])
 
 

@@ -21,7 +21,6 @@ from numba import njit
 from sim.engine.board import in_atari_at, neighbour
 from sim.engine.history import judge
 from sim.engine.state import (
-    BLACK,
     COLOR,
     CSIZE,
     HEAD,
@@ -32,13 +31,12 @@ from sim.engine.state import (
     OK_CYCLE,
     PLIB,
     ST,
-    WHITE,
     W,
     colour_row,
     opponent,
     slot,
 )
-from sim.players.pattern import AROUND, around
+from sim.players.pattern import AROUND, around, colours_swapped
 from sim.players.random import fills_own_eye
 from sim.players.tactics import MANY, bad_self_atari, liberties_after
 
@@ -67,18 +65,6 @@ _CAPTURE, _SAVE, _ATARI, _SELF_ATARI, _LAST, _OWN, _LINE = (
 )
 CODES = 4**8  # 8-neighbourhood codes
 WEIGHTS = Path(__file__).with_name("prior_weights.npz")
-
-
-def mover_code(code, colour: int):
-    """8-neighbourhood codes (an int or an array) in board colours as the mover ``colour``
-    sees them (its stones 1, the opponent's 2)."""
-    if colour == BLACK:
-        return code
-    out = 0
-    for i in range(8):
-        v = code >> (2 * i) & 3
-        out |= np.where((v == BLACK) | (v == WHITE), BLACK + WHITE - v, v) << (2 * i)
-    return out
 
 
 def symmetric_codes() -> np.ndarray:
@@ -117,7 +103,7 @@ def load(path: Path = WEIGHTS) -> tuple[np.ndarray, np.ndarray]:
             raise ValueError(f"{path}: its features {names} are not this version's {FEATURES}")
         mover = data["pattern"].astype(np.float64)  # by the code in the mover's colours
         features = data["features"].astype(np.float64)
-    white = mover[mover_code(np.arange(CODES), WHITE)]
+    white = mover[colours_swapped(np.arange(CODES))]
     return np.stack([mover, white]), features
 
 
