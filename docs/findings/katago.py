@@ -2,13 +2,15 @@
 (docs/katago.md), played as runs and printed as markdown.
 
     python docs/findings/katago.py speed --katago BINARY --model NETWORK
+    python docs/findings/katago.py queries --katago BINARY --model NETWORK
     python docs/findings/katago.py play --katago BINARY --model NETWORK [--workers K] [STUDY ...]
     python docs/findings/katago.py tables
 
 ``speed`` plays KataGo against itself on 9x9 at 50, 100 and 200 visits with one and two
 workers (8 games a shard) into a temporary folder and prints games per hour and visits per
 second, to set beside what KataGo's own ``katago benchmark`` gives on the same network and
-machine (docs/katago.md).
+machine (docs/katago.md). ``queries`` times KataGo alone answering a game's successive
+positions one query at a time, as a worker's KataGo gets them.
 
 ``play`` plays each study (default: all of ``studies()``) into ``results/katago/<study>``,
 completing a folder a stopped ``play`` left:
@@ -186,6 +188,40 @@ def speed(binary: str, model: str) -> None:
             )
 
 
+def queries(binary: str, model: str) -> None:
+    """KataGo alone, with the config jpdsim writes for 9x9: the time of each of a game's 40
+    successive positions asked one query at a time (its own best move played), at 50 and 200
+    visits, then the same queries again (its evaluation cache)."""
+    import json
+    import subprocess
+
+    from sim.katago.engine import analysis_config
+    from sim.katago.rules import query_rules
+
+    rules, _ = query_rules(SELFPLAY, "chinese")
+    command = [binary, "analysis", "-model", model, "-config", str(analysis_config(SIZE))]
+    with subprocess.Popen(
+        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
+    ) as katago:
+
+        def ask(moves, visits):
+            query = {"id": "q", "moves": moves, "rules": rules, "komi": 7, "maxVisits": visits}
+            query |= {"boardXSize": SIZE, "boardYSize": SIZE}
+            katago.stdin.write(json.dumps(query) + "\n")
+            katago.stdin.flush()
+            return json.loads(katago.stdout.readline())["moveInfos"][0]["move"]
+
+        ask([], 10)  # the network loaded
+        for visits in (50, 200, 50, 200):
+            moves, t = [], time.perf_counter()
+            for k in range(40):
+                moves.append(["BW"[k % 2], ask(moves, visits)])
+            seconds = (time.perf_counter() - t) / 40
+            rate = visits / seconds
+            print(f"{visits} visits: {seconds * 1000:.0f} ms a query, {rate:,.0f} visits/s")
+        katago.stdin.close()
+
+
 def tables() -> None:
     from gnugo import selfplay_tables
 
@@ -226,7 +262,7 @@ def tables() -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="what", required=True)
-    for what in ("speed", "play"):
+    for what in ("speed", "play", "queries"):
         p = sub.add_parser(what)
         p.add_argument("--katago", required=True, help="the katago binary")
         p.add_argument("--model", required=True, help="the network file")
@@ -236,6 +272,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.what == "speed":
         speed(args.katago, args.model)
+    elif args.what == "queries":
+        queries(args.katago, args.model)
     elif args.what == "play":
         play(args.studies, args.workers, args.katago, args.model)
     else:
