@@ -239,9 +239,9 @@ class Player:
     @property
     def name(self) -> str:
         """The canonical string: the kind, and every parameter in order (but ``_NOT_NAMED``,
-        and a ``LEGACY`` parameter at its legacy value), e.g.
-        ``mcts(visits=1000,playout=pattern,play_for=jpd_a,resign_below=0,explore=1,rave=1000)``;
-        ``from_name`` reads it back."""
+        and a ``LEGACY`` parameter at its legacy value), e.g. ``mcts(visits=1000,
+        playout=pattern,play_for=jpd_a,resign_below=0,explore=1,rave=1000,prior=learned)``
+        (without the line break); ``from_name`` reads it back."""
         if not self.parameters:
             return self.kind
         values = []
