@@ -9,8 +9,8 @@ pass); the weights of ``prior.move_features`` (a weight per 3x3 class, equal ove
 and reflections, and one per tactical feature) are fitted by maximum likelihood of the moves
 played under the softmax of the candidates' summed weights (Coulom's generalised
 Bradley-Terry model, fitted here by Adam on the full batch rather than his MM), with an L2
-penalty ``--l2`` (a Gaussian prior on each log-gamma). A share ``--holdout`` of the games (by
-game id) is kept out of the fit and scored: the top-1 prediction rate and the mean
+penalty ``--l2`` (a Gaussian prior on each log-gamma). A share ``--holdout`` of the games (drawn
+with seed 0) is kept out of the fit and scored: the top-1 prediction rate and the mean
 log-likelihood of the learned prior, of the hand-set prior of the search before it
 (``sim.players.mcts.hand_prior``) and of a uniform choice. The weights, the feature names and
 this command are written to ``--out``.
@@ -84,6 +84,8 @@ def positions(run_dirs):
         cfg = config_from_dict(
             read_manifest(run_dir)["config"], str(run_dir / MANIFEST), stored=True
         )
+        if cfg.setup:
+            sys.exit(f"{run_dir}: its games start from setups; only games from the empty board")
         n2 = cfg.rules.board_size**2
         feats = np.zeros((n2 + 1, 2 + prior.GROUPS), np.int64)
         hand = np.zeros(n2 + 1)
