@@ -18,8 +18,9 @@ the default komi; wins under jpd_a with Wilson 95% intervals. Games are split am
 ``--workers`` processes by id. A player is ``random``, ``pattern`` or ``mctsV`` (V visits), with
 ``raveK`` for RAVE at equivalence K (left out: none, the search before it), ``exploreC`` for
 the exploration constant C (left out: the default), ``stop`` for ``stop_early`` (left out:
-false, the search before it) and ``hand`` for the hand-set priors (left out: the learned
-ones, the default), e.g. ``mcts1000rave1000explore0.5`` or ``mcts1000rave1000hand``.
+false, the search before it), ``hand`` for the hand-set priors (left out: the learned
+ones, the default) and ``scoreU`` for ``score_utility`` U (left out: 0), e.g.
+``mcts1000rave1000explore0.5``, ``mcts1000rave1000hand`` or ``mcts1000rave1000score0.3``.
 """
 
 import argparse
@@ -65,13 +66,26 @@ def player(name: str) -> Player:
     """The player a bench name stands for (the module docstring)."""
     if name in ("random", "pattern"):
         return Player(name)
-    found = re.fullmatch(r"mcts(\d+)(?:rave(\d+))?(?:explore([\d.]+))?(stop)?(hand)?", name)
+    found = re.fullmatch(
+        r"mcts(\d+)(?:rave(\d+))?(?:explore([\d.]+))?(stop)?(hand)?(?:score([\d.]+))?", name
+    )
     if not found:
-        sys.exit(f"unknown player {name!r}: random, pattern, mctsV[raveK][exploreC][stop][hand]")
+        sys.exit(
+            f"unknown player {name!r}: random, pattern, mctsV[raveK][exploreC][stop][hand][scoreU]"
+        )
     rave, explore = float(found[2] or 0), float(found[3] or Player().explore)
     visits, stop = int(found[1]), bool(found[4])
     prior = "hand" if found[5] else "learned"
-    return Player("mcts", visits=visits, rave=rave, explore=explore, stop_early=stop, prior=prior)
+    score = float(found[6] or 0)
+    return Player(
+        "mcts",
+        visits=visits,
+        rave=rave,
+        explore=explore,
+        stop_early=stop,
+        prior=prior,
+        score_utility=score,
+    )
 
 
 @njit(cache=True)
@@ -81,7 +95,7 @@ def bare(g, s, rng, params, row, seq, n):
     for _ in range(n):
         copy_game(s, g)
         finish(s, rng, params, seq, 0)
-        total += black_value(s, row, params)[0]
+        total += black_value(s, row, params, 0.0)[0]
     return total
 
 

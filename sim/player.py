@@ -30,6 +30,9 @@ prior           the move priors of its tree: ``"learned"``     ``"learned"``
                 ``"hand"`` (set by hand: captures, patterns
                 next to the last move, no self-atari; the
                 search before 2026-12-03)
+score_utility   the weight of the margin in a simulation's      0
+                value, centred on the search's expected
+                margin (``sim.players.mcts``), 0..1
 *kofight*
 threat_rate     probability of a virtual move (the ko threat)  0.5
                 when the repetition rule bans every recapture
@@ -94,6 +97,7 @@ class Player:
     rave: float = 1000.0
     stop_early: bool = False
     prior: str = "learned"
+    score_utility: float = 0.0
     command: tuple = ()
     label: str = ""
     genmove_timeout: float = 30.0
@@ -290,6 +294,7 @@ _NUMBERS = {
     "resign_below": (0, 0.5),
     "explore": (0, 100),
     "rave": (0, 1_000_000),
+    "score_utility": (0, 1),
     "threat_rate": (0, 1),
     **{key: (0.1, 3600) for key in _TIMEOUTS},
     "komi_to_engine": (-1000, 1000),  # None: the komi of play_for
@@ -301,4 +306,10 @@ _NOT_NAMED = ("startup_timeout", "command_timeout", "move_timeout", "in_flight")
 #: Parameters added after runs were stored, with the value that plays as before they existed:
 #: left out of the canonical name at that value (the rows of older runs keep their players'
 #: names), and taken where a stored config lacks them (``Player.from_table``).
-LEGACY = {"sample_moves": 0, "rave": 0.0, "stop_early": False, "prior": "hand"}
+LEGACY = {
+    "sample_moves": 0,
+    "rave": 0.0,
+    "stop_early": False,
+    "prior": "hand",
+    "score_utility": 0.0,
+}

@@ -69,6 +69,7 @@ PLAYER_TABLE = {
             "rave",
             "stop_early",
             "prior",
+            "score_utility",
         ),
         True,
     ),

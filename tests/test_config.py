@@ -235,6 +235,7 @@ def test_players_tables(tmp_path):
             "rave": 1000.0,
             "stop_early": False,
             "prior": "learned",
+            "score_utility": 0.0,
         },
         "white": {"kind": "pattern"},
     }

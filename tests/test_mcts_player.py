@@ -11,7 +11,7 @@ from sim.engine.history import PASS
 from sim.engine.outcome import outcome_row, row_margin
 from sim.engine.state import BLACK, WHITE, new_state
 from sim.player import Player
-from sim.players.mcts import _amaf, best_edge, search
+from sim.players.mcts import SCORE_WEIGHT, _amaf, best_edge, black_value, search
 from sim.players.params import kernel_parameters
 from sim.players.stream import start_stream
 from sim.players.tree import (
@@ -260,3 +260,52 @@ def test_the_search_values_a_game_by_the_rows_margin():
         expected = game.outcome()
         for r, ruleset in enumerate(RULESETS):
             assert row_margin(row, r, rules.komi[ruleset]) == expected[f"margin_{ruleset}"]
+
+
+def test_the_score_utility_values_the_margin_around_its_centre():
+    """With ``score_utility`` u the value of a finished game is ``(1 - u) v + u (1/2 +
+    atan((margin - centre) / N) / π)``, ``v`` the value without it (win, plus the small
+    score term); its margin is the row's; an unscored game (move cap) is worth 1/2 to
+    both."""
+    rules = Rules(5, komi={"chinese": 0.5})
+    _, moves = play_batch(rules, seed=3, game_ids=np.arange(12), record_moves=True)
+    row = np.zeros(len(RAW_FIELDS), np.int64)
+    seen = set()
+    for actions in moves:
+        game = Game(rules)
+        for action in actions.tolist():
+            game.play(action)
+        plain = kernel_parameters(Player("mcts", play_for="chinese"), rules)
+        margin = game.outcome()["margin_chinese"]
+        win = 1.0 if margin > 0 else 0.0 if margin < 0 else 0.5
+        v = (1 - SCORE_WEIGHT) * win + SCORE_WEIGHT * (0.5 + np.clip(margin / 25, -1, 1) / 2)
+        value, m, scored = black_value(game.state, row, np.array(plain), 0.0)
+        assert scored and m == margin and value == pytest.approx(v)
+        for u in (0.3, 1.0):
+            scoring = Player("mcts", play_for="chinese", score_utility=u)
+            params = np.array(kernel_parameters(scoring, rules))
+            for centre in (-7.0, 0.0, margin, 9.5):
+                value, m, _ = black_value(game.state, row, params, centre)
+                dynamic = 0.5 + np.arctan((margin - centre) / 5) / np.pi
+                assert value == pytest.approx((1 - u) * v + u * dynamic)
+                seen.add(np.sign(margin - centre))
+    assert seen == {-1.0, 0.0, 1.0}
+    capped = Game(Rules(5, max_actions=4))
+    for _ in range(4):
+        assert capped.play(capped.legal_moves()[0]) is None
+    assert capped.outcome()["ending"] == "move_limit"
+    params = np.array(kernel_parameters(Player("mcts", score_utility=0.5), Rules(5)))
+    assert black_value(capped.state, row, params, 3.0) == (0.5, 0.0, False)
+
+
+def test_a_player_with_the_score_utility_names_it_and_plays_reproducibly():
+    """``score_utility`` 0 is the search before it (left out of the name); another weight is
+    in the name, read back, and its games are a function of (seed, game id)."""
+    assert "score_utility" not in Player("mcts").name
+    scored = Player("mcts", visits=64, score_utility=0.25)
+    assert scored.name.endswith(",score_utility=0.25)")
+    assert Player.from_name(scored.name) == scored
+    rules = Rules(5)
+    whole, _ = play_batch(rules, seed=2, game_ids=np.arange(4), black=scored, white=SMALL)
+    part, _ = play_batch(rules, seed=2, game_ids=np.arange(2, 4), black=scored, white=SMALL)
+    assert whole["actions"][2:].tolist() == part["actions"].tolist()

@@ -89,6 +89,7 @@ def studies() -> dict:
 #: differ from the default search).
 SEARCHES = {
     "": ("_rave_nostop_learned", {}),
+    "-score": ("_rave_nostop_learned_score0.3", {"score_utility": 0.3}),
     "-hand": ("_rave_nostop", {"prior": "hand"}),
     "-stop": ("_rave", {"stop_early": True, "prior": "hand"}),
     "-norave": ("", {"rave": 0.0, "prior": "hand"}),
@@ -96,6 +97,7 @@ SEARCHES = {
 #: The tables' name of each search, by study suffix.
 SEARCH_LABEL = {
     "": "learned priors",
+    "-score": "learned priors, score utility 0.3",
     "-hand": "RAVE",
     "-stop": "RAVE, early stop",
     "-norave": "2026-12-01",

@@ -19,7 +19,10 @@ Value (Black's; the mover of an edge stores its own): the win under the ruleset 
 plays for (``play_for``, its komi from the run), 1 / 0.5 / 0 for a win, draw, loss; endings
 without a winner (cycle, move cap) 0.5; plus a small score term so that won or lost games
 still end cleanly: ``(1 - SCORE_WEIGHT) * win + SCORE_WEIGHT * (1/2 + margin / (2 N²))``
-(the margin clipped to ±N²).
+(the margin clipped to ±N²). With ``score_utility`` u > 0 (KataGo's dynamic score utility)
+that value ``v`` becomes ``(1 - u) v + u (1/2 + atan((margin - centre) / N) / π)``, the
+centre the mean margin of the search's scored simulations before this one (0 for its first):
+the search keeps preferring the larger margin around what it expects, won or lost.
 
 The trees live in ``sim.players.tree``. Longer than 300 lines on purpose: one search, its
 steps (priors, expansion, selection, playout, value, RAVE's backup) read in the order they
@@ -69,6 +72,7 @@ from sim.players.params import (
     K_PRIOR,
     K_RAVE,
     K_RESIGN,
+    K_SCORE_UTILITY,
     K_STOP_EARLY,
     K_VISITS,
     LEARNED_PRIOR,
@@ -212,18 +216,23 @@ def _select(tree, t, nd, explore, rave):
 
 
 @njit(cache=True, _nrt=False)
-def black_value(s, row, params):
-    """Black's value of the finished game ``s`` (the module docstring), and whether it was
-    scored (``row`` then holds its raw outcome and ``LAB`` its JPD labels)."""
+def black_value(s, row, params, centre):
+    """Black's value of the finished game ``s`` (the module docstring; ``centre``: the score
+    utility's), Black's margin under ``play_for`` and whether it was scored (``row`` then
+    holds its raw outcome and ``LAB`` its JPD labels; else the margin is 0)."""
     ending = s.tab[ST, ENDING]
     if ending == CYCLE or ending == MOVE_LIMIT:
-        return 0.5, False
+        return 0.5, 0.0, False
     outcome_row(s, row, False)
     margin = row_margin(row, np.int64(params[K_PLAY_FOR]), params[K_KOMI])
     win = 1.0 if margin > 0 else (0.0 if margin < 0 else 0.5)
-    area = s.tab[ST, N] * s.tab[ST, N]
-    term = 0.5 + 0.5 * min(max(margin / area, -1.0), 1.0)
-    return (1.0 - SCORE_WEIGHT) * win + SCORE_WEIGHT * term, True
+    n = s.tab[ST, N]
+    term = 0.5 + 0.5 * min(max(margin / (n * n), -1.0), 1.0)
+    value = (1.0 - SCORE_WEIGHT) * win + SCORE_WEIGHT * term
+    u = params[K_SCORE_UTILITY]
+    if u > 0.0:
+        value = (1.0 - u) * value + u * (0.5 + np.arctan((margin - centre) / n) / np.pi)
+    return value, margin, True
 
 
 @njit(cache=True, _nrt=False)
@@ -319,6 +328,7 @@ def search(g, s, tree, rng, params):
     tree.meta[t, SCORED] = 0
     stop_early = params[K_STOP_EARLY] != 0.0
     learned = params[K_PRIOR] == LEARNED_PRIOR
+    margins, scored_runs = 0.0, 0  # the score utility's centre: their mean so far
     for i in range(visits):
         if stop_early and _decided(tree, t, root, visits - i):
             break
@@ -346,9 +356,13 @@ def search(g, s, tree, rng, params):
                 break  # a new node: the playout starts here
             nd = child
         steps = finish(s, rng, params, seq, depth)
-        value, scored = black_value(s, tree.row, params)
-        if scored and s.tab[ST, AGREE_MODE]:  # owners only matter for the dead stones
-            count_owners(tree, t, s)
+        centre = margins / scored_runs if scored_runs > 0 else 0.0
+        value, margin, scored = black_value(s, tree.row, params, centre)
+        if scored:
+            margins += margin
+            scored_runs += 1
+            if s.tab[ST, AGREE_MODE]:  # owners only matter for the dead stones
+                count_owners(tree, t, s)
         for i in range(depth):
             e = path[i]
             tree.edge[t, NUM, e] += 1

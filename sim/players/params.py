@@ -23,6 +23,7 @@ ROW = (
     "rave",
     "stop_early",
     "prior",
+    "score_utility",
 )
 (
     K_KIND,
@@ -36,6 +37,7 @@ ROW = (
     K_RAVE,
     K_STOP_EARLY,
     K_PRIOR,
+    K_SCORE_UTILITY,
 ) = range(len(ROW))
 N_K = len(ROW)
 
@@ -55,5 +57,6 @@ def kernel_parameters(player, rules) -> list:
         "rave": player.rave,
         "stop_early": player.stop_early,
         "prior": PRIORS.index(player.prior),
+        "score_utility": player.score_utility,
     }
     return [float(values[name]) for name in ROW]
