@@ -2,7 +2,8 @@
 board size 2..9 x every repetition mode x eleven styles of play (plain, with voluntary virtual
 moves, without suicide, the capture player, the pattern player, four small tree searches
 that pick real moves, passes and virtual moves themselves, resign, three of them agree on dead
-stones at a pause or resume play and one has the learned priors, and two kofight players).
+stones at a pause or resume play and one has the learned priors and the score utility, and
+two kofight players).
 The games are the batched kernel's own (``play_batch`` with recorded moves); each is re-played
 action by action in ``sim.engine.game.Game`` (exact mode) and in ``tests.reference.RefGame``,
 comparing the legal-move sets and boards after every action and every outcome field at the
@@ -27,7 +28,13 @@ STYLES = [  # (suicide, virtual_rate, player of both colours, games, dead_stones
     ("multi", 0.0, Player("mcts", visits=12, playout="random", resign_below=0.15), 3, "all_alive"),
     ("none", 0.0, Player("mcts", visits=12, play_for="japanese"), 3, "agree"),
     ("multi", 0.0, Player("mcts", visits=24, playout="random", play_for="jpd_b"), 3, "agree"),
-    ("none", 0.0, Player("mcts", visits=16, prior="learned", play_for="jpd_tangsong"), 3, "agree"),
+    (
+        "none",
+        0.0,
+        Player("mcts", visits=16, prior="learned", play_for="jpd_tangsong", score_utility=0.3),
+        3,
+        "agree",
+    ),
     ("multi", 0.0, Player("kofight", threat_rate=0.5), 8, "all_alive"),
     ("none", 0.05, Player("kofight", threat_rate=0.9, playout="random"), 6, "all_alive"),
 ]

@@ -6,8 +6,9 @@ printed as markdown.
 
 ``play`` plays each study (default: all of ``studies()``) with ``sim.run.runner.run`` into
 ``results/komi/<study>``, completing a folder a killed ``play`` left (the runs resume like
-every run). A study whose players search comes four times: ``NAME`` with the default search
-(RAVE and the learned priors of 2026-12-03), ``NAME-hand`` with the search of 2026-12-02 (RAVE,
+every run). A study whose players search comes five times: ``NAME`` with the default search
+(RAVE and the learned priors of 2026-12-03), ``NAME-score`` with it and ``score_utility =
+0.3``, ``NAME-hand`` with the search of 2026-12-02 (RAVE,
 the hand-set priors, ``prior = "hand"``), ``NAME-stop`` with the search of the morning of
 2026-12-02 (RAVE and the early stop, ``stop_early = true``) and ``NAME-norave`` with the search
 as measured on 2026-12-01 (``rave = 0``). ``tables`` prints, from the folders there:
