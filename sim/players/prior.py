@@ -25,11 +25,8 @@ from sim.engine.state import (
     CSIZE,
     HEAD,
     LAST_POINT,
-    LIBSQ,
-    LIBSUM,
     OK,
     OK_CYCLE,
-    PLIB,
     ST,
     W,
     colour_row,
@@ -38,7 +35,7 @@ from sim.engine.state import (
 )
 from sim.players.pattern import AROUND, around, colours_swapped
 from sim.players.random import fills_own_eye
-from sim.players.tactics import MANY, bad_self_atari, liberties_after
+from sim.players.tactics import MANY, bad_self_atari, liberties_after, other_liberty
 
 #: The tactical features, each a weight; a move has at most one of each group (the names'
 #: prefixes before the last ``_``), "far" for a distance of 8 or more.
@@ -125,21 +122,6 @@ def _near(p, q, w, first):
     return first + min(max(_distance(p, q, w), 2), 8) - 2
 
 
-@njit(cache=True, _nrt=False, inline="always")
-def _two_liberties(pt, h, p, w):
-    """Whether chain ``h`` has exactly two liberties, ``p`` one of them: its pseudo-liberties
-    other than those at ``p`` all at one other point (``liberties_after``'s sums)."""
-    m = 0  # the pseudo-liberties of h at p: its stones next to p
-    for side in range(4):
-        q = neighbour(p, w, side)
-        if pt[HEAD, q] == h and pt[COLOR, q] == pt[COLOR, h]:
-            m += 1
-    n = pt[PLIB, h] - m
-    s1 = pt[LIBSUM, h] - m * p
-    s2 = pt[LIBSQ, h] - m * p * p
-    return m > 0 and n > 0 and n * s2 == s1 * s1
-
-
 @njit(cache=True, _nrt=False)
 def move_features(s, p, c):
     """The features of colour ``c``'s real move at the empty ``p``: (its 8-neighbourhood code
@@ -159,7 +141,7 @@ def move_features(s, p, c):
             h = pt[HEAD, q]
             if in_atari_at(pt, h, p):
                 captured = max(captured, pt[CSIZE, h])
-            elif _two_liberties(pt, h, p, w):
+            elif other_liberty(pt, h, p, w)[1] > 0:  # two liberties, p one of them
                 atari = max(atari, pt[CSIZE, h])
         elif cq == c and in_atari_at(pt, pt[HEAD, q], p):
             saved = max(saved, pt[CSIZE, pt[HEAD, q]])

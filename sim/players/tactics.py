@@ -63,6 +63,24 @@ def _heads(pt, p, w, c):
     return h0, h1, h2, h3, stones
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def other_liberty(pt, h, p, w):
+    """Chain ``h``'s liberties but ``p``, from its pseudo-liberty sums: (its stones next to
+    ``p``, so whether ``p`` is one of its liberties; the other liberty when there is exactly
+    one, 0 when there is none, -1 when there are two or more)."""
+    m = 0
+    for side in range(4):
+        q = neighbour(p, w, side)
+        if pt[COLOR, q] == pt[COLOR, h] and pt[HEAD, q] == h:
+            m += 1
+    n = pt[PLIB, h] - m
+    if n == 0:
+        return m, 0
+    s1 = pt[LIBSUM, h] - m * p
+    s2 = pt[LIBSQ, h] - m * p * p
+    return m, (s1 // n if n * s2 == s1 * s1 else -1)
+
+
 @njit(cache=True, _nrt=False)
 def liberties_after(g, p, c):
     """If colour ``c`` played at the empty ``p``: (liberties of the chain of ``p`` after the
@@ -86,19 +104,11 @@ def liberties_after(g, p, c):
     for h in (h0, h1, h2, h3):  # the liberties of the own chains joined, p excepted
         if h < 0:
             continue
-        m = 0  # the pseudo-liberties of h at p: its stones next to p
-        for side in range(4):
-            q = neighbour(p, w, side)
-            if pt[COLOR, q] == c and pt[HEAD, q] == h:
-                m += 1
-        n = pt[PLIB, h] - m
-        if n == 0:
+        r = other_liberty(pt, h, p, w)[1]
+        if r == 0:
             continue
-        s1 = pt[LIBSUM, h] - m * p
-        s2 = pt[LIBSQ, h] - m * p * p
-        if n * s2 != s1 * s1:
+        if r < 0:
             return MANY, -1, stones, captures  # two or more other liberties
-        r = s1 // n
         if lib < 0:
             lib = r
         elif r != lib:
