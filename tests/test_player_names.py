@@ -27,6 +27,7 @@ SAMPLES = [
         rave=2.5,
         stop_early=True,
         prior="learned",
+        score_utility=0.35,
     ),
     Player("kofight"),
     Player("kofight", threat_rate=0.2, playout="random"),
@@ -67,10 +68,11 @@ def test_a_name_reads_back_as_its_player(player):
 
 
 def test_a_legacy_parameter_left_out_takes_its_legacy_value():
-    assert set(LEGACY) == {"rave", "stop_early", "sample_moves", "prior"}
+    assert set(LEGACY) == {"rave", "stop_early", "sample_moves", "prior", "score_utility"}
     plain = "mcts(visits=16,playout=pattern,play_for=jpd_a,resign_below=0,explore=1)"
     assert Player.from_name(plain).rave == 0.0 != Player("mcts").rave
     assert Player.from_name(plain).prior == "hand"
+    assert Player.from_name(plain).score_utility == 0.0
     learned = Player("mcts", visits=16, prior="learned")
     assert learned.name.endswith(",prior=learned)") and Player.from_name(learned.name) == learned
     katago = Player.from_name(Player("katago", command="k", model="m").name)
