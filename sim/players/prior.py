@@ -141,7 +141,7 @@ def move_features(s, p, c):
             h = pt[HEAD, q]
             if in_atari_at(pt, h, p):
                 captured = max(captured, pt[CSIZE, h])
-            elif other_liberty(pt, h, p, w)[1] > 0:  # two liberties, p one of them
+            elif other_liberty(pt, h, p, w) > 0:  # two liberties (q next to p: p one)
                 atari = max(atari, pt[CSIZE, h])
         elif cq == c and in_atari_at(pt, pt[HEAD, q], p):
             saved = max(saved, pt[CSIZE, pt[HEAD, q]])

@@ -65,9 +65,8 @@ def _heads(pt, p, w, c):
 
 @njit(cache=True, _nrt=False, inline="always")
 def other_liberty(pt, h, p, w):
-    """Chain ``h``'s liberties but ``p``, from its pseudo-liberty sums: (its stones next to
-    ``p``, so whether ``p`` is one of its liberties; the other liberty when there is exactly
-    one, 0 when there is none, -1 when there are two or more)."""
+    """Chain ``h``'s liberties but ``p``, from its pseudo-liberty sums: the other liberty
+    when there is exactly one, 0 when there is none, -1 when there are two or more."""
     m = 0
     for side in range(4):
         q = neighbour(p, w, side)
@@ -75,10 +74,10 @@ def other_liberty(pt, h, p, w):
             m += 1
     n = pt[PLIB, h] - m
     if n == 0:
-        return m, 0
+        return 0
     s1 = pt[LIBSUM, h] - m * p
     s2 = pt[LIBSQ, h] - m * p * p
-    return m, (s1 // n if n * s2 == s1 * s1 else -1)
+    return s1 // n if n * s2 == s1 * s1 else -1
 
 
 @njit(cache=True, _nrt=False)
@@ -104,7 +103,7 @@ def liberties_after(g, p, c):
     for h in (h0, h1, h2, h3):  # the liberties of the own chains joined, p excepted
         if h < 0:
             continue
-        r = other_liberty(pt, h, p, w)[1]
+        r = other_liberty(pt, h, p, w)
         if r == 0:
             continue
         if r < 0:
