@@ -4,19 +4,19 @@ figures (one process per worker).
     python bench/gtp.py speed [--games N] [--level L]
     python bench/gtp.py match [--games N] [--workers K] [--visits 1000,4000] [--levels 1,10]
                               [--engine NAME=COMMAND ...] [--rave K] [--stop-early]
-                              [--prior hand|learned] [--ruleset R] [--size N]
+                              [--prior hand|learned] [--playout P] [--ruleset R] [--size N]
                               [--colour both|black|white]
     python bench/gtp.py table [--games N] [--visits 1000,4000] [--levels 1,10]
                               [--engine NAME=COMMAND ...] [--rave K] [--stop-early]
-                              [--prior hand|learned] [--ruleset R] [--size N]
+                              [--prior hand|learned] [--playout P] [--ruleset R] [--size N]
 
 ``speed``: GNU Go self-play at ``--level`` (1) through the referee (``sim.referee``, one
 process) against the same games over a plain GTP loop (two GNU Go processes told each other's
 moves until two passes, the same seeds), games/s and the referee's overhead (at most 10%).
 
-``match``: the mcts player (pattern playouts, RAVE at ``--rave``, by default the player's
-default; 0: the search before RAVE; without the early stop unless ``--stop-early``; its
-``--prior``, by default the learned priors) at each ``--visits`` against GNU
+``match``: the mcts player (its ``--playout``, ``--rave`` and ``--prior``, by default the
+player's defaults; ``--rave 0``: the search before RAVE; without the early stop unless
+``--stop-early``) at each ``--visits`` against GNU
 Go at each ``--levels`` (none: ``--levels ""``) and against each GTP program ``--engine
 NAME=COMMAND`` (e.g. ``--engine "pachi=pachi -t =10000"``; NAME names its runs and rows), each
 colour half of the games, on 9x9 or ``--size``, at the default komi, every player playing for
@@ -55,7 +55,7 @@ from sim.program import named_command  # noqa: E402
 from sim.referee import play_refereed  # noqa: E402
 from sim.rules import Rules  # noqa: E402
 from sim.run.runner import run  # noqa: E402
-from sim.schema import PRIORS, RULESETS  # noqa: E402
+from sim.schema import PLAYOUTS, PRIORS, RULESETS  # noqa: E402
 
 SIZE = 9
 
@@ -235,6 +235,9 @@ def main() -> None:
         p.add_argument("--size", type=int, default=SIZE, help="board size (default 9)")
         p.add_argument("--prior", choices=PRIORS, default=Player().prior, help="mcts's move priors")
         p.add_argument(
+            "--playout", choices=PLAYOUTS, default=Player().playout, help="mcts's playout"
+        )
+        p.add_argument(
             "--ruleset",
             choices=RULESETS,
             default="jpd_a",
@@ -247,7 +250,12 @@ def main() -> None:
     visits = [int(v) for v in args.visits.split(",")]
     programs = opponents([int(v) for v in args.levels.split(",") if v], args.engine)
     search = Player(
-        "mcts", rave=args.rave, stop_early=args.stop_early, prior=args.prior, play_for=args.ruleset
+        "mcts",
+        rave=args.rave,
+        stop_early=args.stop_early,
+        prior=args.prior,
+        playout=args.playout,
+        play_for=args.ruleset,
     )
     if args.what == "match":
         match(args.games, args.workers, visits, programs, search, args.size, args.out, args.colour)

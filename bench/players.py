@@ -1,7 +1,7 @@
 """Speed and strength of the players on 9x9, printed as figures and ratios (one thread each).
 
     python bench/players.py speed [--games N] [--mcts-games M]
-    python bench/players.py strength [--games N] [--workers K] [--pairs a,b,...]
+    python bench/players.py strength [--games N] [--workers K] [--pairs a,b,...] [--first F]
 
 ``speed``:
 - the pattern policy's games/s against the random player's, in the same run (floor 0.3x);
@@ -19,8 +19,11 @@ the default komi; wins under jpd_a with Wilson 95% intervals. Games are split am
 ``raveK`` for RAVE at equivalence K (left out: none, the search before it), ``exploreC`` for
 the exploration constant C (left out: the default), ``stop`` for ``stop_early`` (left out:
 false, the search before it), ``hand`` for the hand-set priors (left out: the learned
-ones, the default) and ``scoreU`` for ``score_utility`` U (left out: 0), e.g.
-``mcts1000rave1000explore0.5``, ``mcts1000rave1000hand`` or ``mcts1000rave1000score0.3``.
+ones, the default), ``scoreU`` for ``score_utility`` U (left out: 0) and ``heavy`` for the
+heavy playout (left out: the pattern playout), e.g. ``mcts1000rave1000explore0.5``,
+``mcts1000rave1000hand``, ``mcts1000rave1000score0.3`` or ``mcts1000rave1000heavy``.
+``--first F`` plays game ids F, F+1, ... of each colour: a second run of a pairing with new
+games.
 """
 
 import argparse
@@ -57,6 +60,7 @@ SELF_PLAY = (
     ("pattern", 0, False, "hand"),
     ("pattern", 1000, True, "hand"),
     ("pattern", 1000, False, "hand"),
+    ("heavy", 1000, False, "learned"),
     ("pattern", 1000, False, "learned"),
 )
 PAIRS = (("pattern", "random"), ("mcts1000", "pattern"), ("mcts4000", "mcts1000"))
@@ -67,11 +71,13 @@ def player(name: str) -> Player:
     if name in ("random", "pattern"):
         return Player(name)
     found = re.fullmatch(
-        r"mcts(\d+)(?:rave(\d+))?(?:explore([\d.]+))?(stop)?(hand)?(?:score([\d.]+))?", name
+        r"mcts(\d+)(?:rave(\d+))?(?:explore([\d.]+))?(stop)?(hand)?(?:score([\d.]+))?(heavy)?",
+        name,
     )
     if not found:
         sys.exit(
-            f"unknown player {name!r}: random, pattern, mctsV[raveK][exploreC][stop][hand][scoreU]"
+            f"unknown player {name!r}: random, pattern, "
+            "mctsV[raveK][exploreC][stop][hand][scoreU][heavy]"
         )
     rave, explore = float(found[2] or 0), float(found[3] or Player().explore)
     visits, stop = int(found[1]), bool(found[4])
@@ -85,6 +91,7 @@ def player(name: str) -> Player:
         stop_early=stop,
         prior=prior,
         score_utility=score,
+        playout="heavy" if found[7] else "pattern",
     )
 
 
@@ -104,7 +111,7 @@ def opening(g, rng, moves, setup):
     """A new game in ``g`` with ``moves`` pattern moves played."""
     reset(g, setup, BLACK)
     for _ in range(moves):
-        action, code = pattern_move(g, rng, 0.0)
+        action, code = pattern_move(g, rng, 0.0, False)
         apply_action(g, action, code)
 
 
@@ -127,7 +134,7 @@ def speed(games: int, games_mcts: int) -> None:
     setup, rng = np.zeros(81, np.int8), np.zeros(2, np.uint64)
     visits = 1000
     tree = new_tree(rules, visits, len(RAW_FIELDS), rave=True)
-    for playout, rave in (("random", 0), ("pattern", 0), ("pattern", 1000)):
+    for playout, rave in (("random", 0), ("pattern", 0), ("pattern", 1000), ("heavy", 1000)):
         p = Player("mcts", visits=visits, playout=playout, rave=rave)
         params = np.array(kernel_parameters(p, rules))
         for moves in (0, 20, 40):
@@ -172,13 +179,13 @@ def _wins(args):
     return cols["winner_jpd_a"].tolist()
 
 
-def strength(games: int, workers: int, pairs) -> None:
+def strength(games: int, workers: int, pairs, first: int) -> None:
     print("| pairing (first vs second) | games | first wins | Wilson 95% | as Black | as White |")
     print("|---|---|---|---|---|---|")
     with ProcessPoolExecutor(workers) as pool:
         for a, b in pairs:
             half = games // 2
-            chunks = np.array_split(np.arange(half), 2 * workers)
+            chunks = np.array_split(np.arange(first, first + half), 2 * workers)
             t = time.perf_counter()
             black = sum(pool.map(_wins, [(a, b, c) for c in chunks]), [])
             white = sum(pool.map(_wins, [(b, a, c) for c in chunks]), [])
@@ -206,12 +213,13 @@ def main() -> None:
     t.add_argument("--games", type=int, default=200)
     t.add_argument("--workers", type=int, default=2)
     t.add_argument("--pairs", default=",".join(f"{a}:{b}" for a, b in PAIRS))
+    t.add_argument("--first", type=int, default=0)
     args = parser.parse_args()
     if args.what == "speed":
         speed(args.games, args.mcts_games)
     else:
         pairs = [tuple(p.split(":")) for p in args.pairs.split(",")]
-        strength(args.games, args.workers, pairs)
+        strength(args.games, args.workers, pairs, args.first)
 
 
 if __name__ == "__main__":

@@ -91,6 +91,7 @@ def studies() -> dict:
 SEARCHES = {
     "": ("_rave_nostop_learned", {}),
     "-score": ("_rave_nostop_learned_score0.3", {"score_utility": 0.3}),
+    "-heavy": ("_rave_nostop_learned_heavy", {"playout": "heavy"}),
     "-hand": ("_rave_nostop", {"prior": "hand"}),
     "-stop": ("_rave", {"stop_early": True, "prior": "hand"}),
     "-norave": ("", {"rave": 0.0, "prior": "hand"}),
@@ -99,6 +100,7 @@ SEARCHES = {
 SEARCH_LABEL = {
     "": "learned priors",
     "-score": "learned priors, score utility 0.3",
+    "-heavy": "learned priors, heavy playout",
     "-hand": "RAVE",
     "-stop": "RAVE, early stop",
     "-norave": "2026-12-01",

@@ -7,7 +7,9 @@ from sim.schema import PLAYERS, PLAYOUTS, PRIORS, RULESETS
 RANDOM, CAPTURE, PATTERN, MCTS, KOFIGHT = (
     PLAYERS.index(k) for k in ("random", "capture", "pattern", "mcts", "kofight")
 )
-PATTERN_PLAYOUT = PLAYOUTS.index("pattern")
+RANDOM_PLAYOUT, PATTERN_PLAYOUT, HEAVY_PLAYOUT = (
+    PLAYOUTS.index(k) for k in ("random", "pattern", "heavy")
+)
 LEARNED_PRIOR = PRIORS.index("learned")
 
 #: The parameters of a row, in order; ``K_<NAME>`` is the index of each.
