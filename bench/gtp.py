@@ -123,20 +123,22 @@ def match_runs(games: int, visits, programs, search: Player, size: int) -> list:
     """The runs of the match table on ``size``: for each program and mcts visits (the player
     ``search`` at those visits), one run with mcts as Black and one with mcts as White,
     ``games // 2`` games each (shards of 10 games, so that a stopped match loses little), named
-    ``[NxN-]mctsV[raveK][stop][learned][-RULESET]-PROGRAM-mcts-COLOUR`` (no ``raveK`` for the
-    search without RAVE, no ``stop`` without the early stop, no ``learned`` with the hand-set
-    priors, as before they existed; no ``-RULESET`` for jpd_a, no ``NxN-`` on 9x9); every
+    ``[NxN-]mctsV[raveK][stop][learned][random][-RULESET]-PROGRAM-mcts-COLOUR`` (no ``raveK``
+    for the search without RAVE, no ``stop`` without the early stop, no ``learned`` with the
+    hand-set priors, as before they existed; ``random`` for the random playout; no
+    ``-RULESET`` for jpd_a, no ``NxN-`` on 9x9); every
     player plays for ``search.play_for``, the program told its komi."""
     runs = []
     board = "" if size == SIZE else f"{size}x{size}-"
     rave, stop = (f"rave{search.rave:g}" if search.rave else ""), "stop" * search.stop_early
     learned = "learned" if search.prior == "learned" else ""
+    playout = "" if search.playout == "pattern" else search.playout
     ruleset = "" if search.play_for == "jpd_a" else f"-{search.play_for}"
     for program in programs:
         for v in visits:
             mcts = replace(search, visits=v).to_dict()
             other = replace(program, play_for=search.play_for).to_dict()
-            name = f"{board}mcts{v}{rave}{stop}{learned}{ruleset}"
+            name = f"{board}mcts{v}{rave}{stop}{learned}{playout}{ruleset}"
             for colour, black, white in (("black", mcts, other), ("white", other, mcts)):
                 table = {
                     "name": f"{name}-{program.label}-mcts-{colour}",

@@ -19,9 +19,8 @@ the default komi; wins under jpd_a with Wilson 95% intervals. Games are split am
 ``raveK`` for RAVE at equivalence K (left out: none, the search before it), ``exploreC`` for
 the exploration constant C (left out: the default), ``stop`` for ``stop_early`` (left out:
 false, the search before it), ``hand`` for the hand-set priors (left out: the learned
-ones, the default), ``scoreU`` for ``score_utility`` U (left out: 0) and ``heavy`` for the
-heavy playout (left out: the pattern playout), e.g. ``mcts1000rave1000explore0.5``,
-``mcts1000rave1000hand``, ``mcts1000rave1000score0.3`` or ``mcts1000rave1000heavy``.
+ones, the default) and ``scoreU`` for ``score_utility`` U (left out: 0), e.g.
+``mcts1000rave1000explore0.5``, ``mcts1000rave1000hand`` or ``mcts1000rave1000score0.3``.
 ``--first F`` plays game ids F, F+1, ... of each colour: a second run of a pairing with new
 games.
 """
@@ -60,7 +59,6 @@ SELF_PLAY = (
     ("pattern", 0, False, "hand"),
     ("pattern", 1000, True, "hand"),
     ("pattern", 1000, False, "hand"),
-    ("heavy", 1000, False, "learned"),
     ("pattern", 1000, False, "learned"),
 )
 PAIRS = (("pattern", "random"), ("mcts1000", "pattern"), ("mcts4000", "mcts1000"))
@@ -71,13 +69,11 @@ def player(name: str) -> Player:
     if name in ("random", "pattern"):
         return Player(name)
     found = re.fullmatch(
-        r"mcts(\d+)(?:rave(\d+))?(?:explore([\d.]+))?(stop)?(hand)?(?:score([\d.]+))?(heavy)?",
-        name,
+        r"mcts(\d+)(?:rave(\d+))?(?:explore([\d.]+))?(stop)?(hand)?(?:score([\d.]+))?", name
     )
     if not found:
         sys.exit(
-            f"unknown player {name!r}: random, pattern, "
-            "mctsV[raveK][exploreC][stop][hand][scoreU][heavy]"
+            f"unknown player {name!r}: random, pattern, mctsV[raveK][exploreC][stop][hand][scoreU]"
         )
     rave, explore = float(found[2] or 0), float(found[3] or Player().explore)
     visits, stop = int(found[1]), bool(found[4])
@@ -91,7 +87,6 @@ def player(name: str) -> Player:
         stop_early=stop,
         prior=prior,
         score_utility=score,
-        playout="heavy" if found[7] else "pattern",
     )
 
 
@@ -111,7 +106,7 @@ def opening(g, rng, moves, setup):
     """A new game in ``g`` with ``moves`` pattern moves played."""
     reset(g, setup, BLACK)
     for _ in range(moves):
-        action, code = pattern_move(g, rng, 0.0, False)
+        action, code = pattern_move(g, rng, 0.0)
         apply_action(g, action, code)
 
 
@@ -134,7 +129,7 @@ def speed(games: int, games_mcts: int) -> None:
     setup, rng = np.zeros(81, np.int8), np.zeros(2, np.uint64)
     visits = 1000
     tree = new_tree(rules, visits, len(RAW_FIELDS), rave=True)
-    for playout, rave in (("random", 0), ("pattern", 0), ("pattern", 1000), ("heavy", 1000)):
+    for playout, rave in (("random", 0), ("pattern", 0), ("pattern", 1000)):
         p = Player("mcts", visits=visits, playout=playout, rave=rave)
         params = np.array(kernel_parameters(p, rules))
         for moves in (0, 20, 40):

@@ -38,9 +38,7 @@ threat_rate     probability of a virtual move (the ko threat)  0.5
                 when the repetition rule bans every recapture
 *mcts and kofight*
 playout         mcts: the playout policy; kofight: the policy  ``"pattern"``
-                of its other moves (``sim.schema.PLAYOUTS``:
-                random, pattern, or heavy: the pattern
-                player with two-liberty fights)
+                of its other moves (``sim.schema.PLAYOUTS``)
 *mcts, gtp and katago*
 play_for        the ruleset whose win it plays for             ``"jpd_a"``
                 (``sim.schema.RULESETS``; komi from the run's)

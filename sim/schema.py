@@ -106,7 +106,7 @@ PLAYERS = tuple(PLAYER_TABLE)
 NATIVE_PLAYERS = tuple(k for k, (_, native) in PLAYER_TABLE.items() if native)
 PLAYER_PARAMETERS = {k: keys for k, (keys, _) in PLAYER_TABLE.items()}
 #: The playout policies of a searching player.
-PLAYOUTS = ("random", "pattern", "heavy")
+PLAYOUTS = ("random", "pattern")
 #: The move priors of a searching player: hand-set weights, or learned ones
 #: (``sim.players.prior``).
 PRIORS = ("hand", "learned")

@@ -27,7 +27,6 @@ STYLES = [  # (suicide, virtual_rate, player of both colours, games, dead_stones
     ("multi", 0.05, "pattern", 10, "all_alive"),
     ("multi", 0.0, Player("mcts", visits=12, playout="random", resign_below=0.15), 3, "all_alive"),
     ("none", 0.0, Player("mcts", visits=12, play_for="japanese"), 3, "agree"),
-    ("multi", 0.0, Player("mcts", visits=12, playout="heavy"), 3, "all_alive"),
     ("multi", 0.0, Player("mcts", visits=24, playout="random", play_for="jpd_b"), 3, "agree"),
     (
         "none",
@@ -38,7 +37,6 @@ STYLES = [  # (suicide, virtual_rate, player of both colours, games, dead_stones
     ),
     ("multi", 0.0, Player("kofight", threat_rate=0.5), 8, "all_alive"),
     ("none", 0.05, Player("kofight", threat_rate=0.9, playout="random"), 6, "all_alive"),
-    ("none", 0.05, Player("kofight", threat_rate=0.5, playout="heavy"), 6, "all_alive"),
 ]
 
 

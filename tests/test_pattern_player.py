@@ -37,7 +37,7 @@ def choices(diagram, moves, seeds=range(200)):
     out = Counter()
     for seed in seeds:
         game = new_game(Game, diagram=diagram, moves=moves)
-        action, verdict, step = P.pattern_choice(game.state, rng(seed), 0.0, False)
+        action, verdict, step = P.pattern_choice(game.state, rng(seed), 0.0)
         assert verdict == 0
         out[vertex(game, action) if action >= 0 else int(action), int(step)] += 1
     return out
@@ -300,7 +300,7 @@ def test_no_self_atari_in_seki_pass_instead():
         game = new_game(Game, diagram=SEKI)
         assert vertex(game, random_move(game.state, rng(seed), 0.0)[0]) == "C5"
         game = new_game(Game, diagram=SEKI)
-        assert P.pattern_choice(game.state, rng(seed), 0.0, False) == (PASS, 0, P.STEP_RANDOM)
+        assert P.pattern_choice(game.state, rng(seed), 0.0) == (PASS, 0, P.STEP_RANDOM)
 
 
 @pytest.mark.parametrize(
@@ -393,9 +393,7 @@ def test_every_choice_of_whole_games(repetition, suicide):
                 continue
             last = int(game.state.tab[ST, slot(LAST_POINT, 3 - c)])
             board = game.board()
-            action, verdict, step = (
-                int(v) for v in P.pattern_choice(game.state, stream, 0.05, False)
-            )
+            action, verdict, step = (int(v) for v in P.pattern_choice(game.state, stream, 0.05))
             steps[step] += 1
             plain = action if action < 0 else int(game.state.pt[PLAIN, action])
             legal = set(game.legal_moves())

@@ -91,7 +91,8 @@ def studies() -> dict:
 SEARCHES = {
     "": ("_rave_nostop_learned", {}),
     "-score": ("_rave_nostop_learned_score0.3", {"score_utility": 0.3}),
-    "-heavy": ("_rave_nostop_learned_heavy", {"playout": "heavy"}),
+    "-rave100": ("_rave100_nostop_learned", {"rave": 100.0}),
+    "-norave-learned": ("_nostop_learned", {"rave": 0.0}),
     "-hand": ("_rave_nostop", {"prior": "hand"}),
     "-stop": ("_rave", {"stop_early": True, "prior": "hand"}),
     "-norave": ("", {"rave": 0.0, "prior": "hand"}),
@@ -100,7 +101,8 @@ SEARCHES = {
 SEARCH_LABEL = {
     "": "learned priors",
     "-score": "learned priors, score utility 0.3",
-    "-heavy": "learned priors, heavy playout",
+    "-rave100": "learned priors, RAVE equivalence 100",
+    "-norave-learned": "learned priors, no RAVE",
     "-hand": "RAVE",
     "-stop": "RAVE, early stop",
     "-norave": "2026-12-01",

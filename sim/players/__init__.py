@@ -9,9 +9,8 @@ the action (``history.apply_action``). Player kinds are named in ``sim.schema.PL
 - ``capture`` (``sim.players.capture``): the capture heuristic of MoGo-style playouts;
 - ``pattern`` (``sim.players.pattern``): a heavy playout policy (capture, save, MoGo's 3x3
   patterns, no self-atari; ``sim.players.tactics`` counts the liberties a move would leave);
-- ``mcts`` (``sim.players.mcts``): tree search with the random, pattern or heavy playout (the
-  pattern policy with the two-liberty fights of ``sim.players.two_liberties``); it also takes
-  the simulations' state and the trees (``mcts_move(g, s, tree, rng, params)``).
+- ``mcts`` (``sim.players.mcts``): tree search with the random or pattern playout; it also
+  takes the simulations' state and the trees (``mcts_move(g, s, tree, rng, params)``).
 """
 
 import sim.engine  # noqa: F401  (its indexing and inlining hold for these kernels too)

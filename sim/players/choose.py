@@ -37,7 +37,7 @@ def _playout_action(g, rng, params, virtual_rate):
     if kind == CAPTURE:
         return capture_move(g, rng, virtual_rate)
     if kind == PATTERN:
-        return pattern_move(g, rng, virtual_rate, False)
+        return pattern_move(g, rng, virtual_rate)
     if kind == KOFIGHT:
         return kofight_move(g, rng, virtual_rate, params)
     return random_move(g, rng, virtual_rate)

@@ -34,7 +34,7 @@ from sim.engine.state import (
     opponent,
     slot,
 )
-from sim.players.params import HEAVY_PLAYOUT, K_PLAYOUT, K_THREAT, RANDOM_PLAYOUT
+from sim.players.params import K_PLAYOUT, K_THREAT, PATTERN_PLAYOUT
 from sim.players.pattern import pattern_move
 from sim.players.random import random_move
 from sim.players.stream import below, uniform
@@ -90,6 +90,6 @@ def kofight_move(g, rng, virtual_rate, params):
         banned = banned or found == BANNED
     if banned and uniform(rng) < params[K_THREAT]:
         return VIRTUAL, OK
-    if params[K_PLAYOUT] != RANDOM_PLAYOUT:
-        return pattern_move(g, rng, virtual_rate, params[K_PLAYOUT] == HEAVY_PLAYOUT)
+    if params[K_PLAYOUT] == PATTERN_PLAYOUT:
+        return pattern_move(g, rng, virtual_rate)
     return random_move(g, rng, virtual_rate)

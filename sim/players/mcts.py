@@ -1,5 +1,5 @@
-"""The ``mcts`` player: Monte Carlo tree search (PUCT over pattern priors) with the random,
-pattern or heavy playout. docs/rules.md §11.
+"""The ``mcts`` player: Monte Carlo tree search (PUCT over pattern priors) with the random or
+pattern playout. docs/rules.md §11.
 
 Per move, ``visits`` simulations from the game as it stands, each on a copy of the game
 (``history.copy_game``): descend the tree by PUCT, ``Q + explore * P * sqrt(N) / (1 + n)``,
@@ -65,7 +65,6 @@ from sim.engine.state import (
     slot,
 )
 from sim.players.params import (
-    HEAVY_PLAYOUT,
     K_EXPLORE,
     K_KOMI,
     K_PLAY_FOR,
@@ -77,7 +76,7 @@ from sim.players.params import (
     K_STOP_EARLY,
     K_VISITS,
     LEARNED_PRIOR,
-    RANDOM_PLAYOUT,
+    PATTERN_PLAYOUT,
 )
 from sim.players.pattern import around, matches_at, pattern_move
 from sim.players.prior import F, is_candidate, move_weight
@@ -251,11 +250,10 @@ def finish(s, rng, params, seq, k):
     """Play ``s`` to its end with the playout policy (no voluntary virtual moves), writing each
     real move's point and colour into ``seq`` from step ``k`` on while it has room (none
     without RAVE); returns the steps written."""
-    pattern = params[K_PLAYOUT] != RANDOM_PLAYOUT
-    two_lib = params[K_PLAYOUT] == HEAVY_PLAYOUT
+    pattern = params[K_PLAYOUT] == PATTERN_PLAYOUT
     while s.tab[ST, ENDING] == 0:
         if pattern:
-            action, code = pattern_move(s, rng, 0.0, two_lib)
+            action, code = pattern_move(s, rng, 0.0)
         else:
             action, code = random_move(s, rng, 0.0)
         if action >= 0 and k < seq.shape[1]:

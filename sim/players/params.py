@@ -7,9 +7,7 @@ from sim.schema import PLAYERS, PLAYOUTS, PRIORS, RULESETS
 RANDOM, CAPTURE, PATTERN, MCTS, KOFIGHT = (
     PLAYERS.index(k) for k in ("random", "capture", "pattern", "mcts", "kofight")
 )
-RANDOM_PLAYOUT, PATTERN_PLAYOUT, HEAVY_PLAYOUT = (
-    PLAYOUTS.index(k) for k in ("random", "pattern", "heavy")
-)
+PATTERN_PLAYOUT = PLAYOUTS.index("pattern")
 LEARNED_PRIOR = PRIORS.index("learned")
 
 #: The parameters of a row, in order; ``K_<NAME>`` is the index of each.

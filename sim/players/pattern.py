@@ -8,9 +8,6 @@ In this order, the first step that finds a move plays it:
 2. save: an own chain in atari next to the opponent's last real move, largest first: its
    liberty if that leaves it two or more liberties, else the largest capture of an opponent
    chain in atari next to it (at another point);
-   (the heavy playout of ``mcts`` and ``kofight`` only, ``two_lib``) two liberties: a move of
-   the fights of chains with two liberties around that last move
-   (``sim.players.two_liberties``);
 3. patterns: one of the empty points around the opponent's last real move whose 3x3
    neighbourhood matches a MoGo pattern (``PATTERNS``), uniformly at random;
 4. (a filter of steps 3 and 5) no own eye filled, no self-atari of two or more stones except
@@ -55,12 +52,9 @@ from sim.players.capture import largest_capture
 from sim.players.random import draw_safe, fills_own_eye
 from sim.players.stream import below, uniform
 from sim.players.tactics import MANY, bad_self_atari, judge_counted, liberties_after
-from sim.players.two_liberties import two_liberty_move
 
-# The steps of docs/rules.md §11 (``pattern_choice`` says which one chose the action); the
-# heavy playout's two-liberty step comes between 2 and 3.
+# The steps of docs/rules.md §11 (``pattern_choice`` says which one chose the action).
 STEP_VIRTUAL, STEP_CAPTURE, STEP_SAVE, STEP_PATTERN, STEP_RANDOM = 0, 1, 2, 3, 5
-STEP_TWO_LIBERTIES = 6
 
 #: The 3x3 patterns (MoGo's, as Pachi's playout/moggy.c writes them), the point to play in the
 #: middle: X the mover's stone, O the opponent's, ``.`` empty, ``#`` the edge, ``?`` anything,
@@ -276,9 +270,9 @@ def _pattern(g, rng, last, c):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def pattern_choice(g, rng, virtual_rate, two_lib):
-    """The pattern player's action (``two_lib``: the heavy playout's), its ``judge`` verdict
-    and the step that chose it (STEP_*; see the module docstring)."""
+def pattern_choice(g, rng, virtual_rate):
+    """The pattern player's action, its ``judge`` verdict and the step that chose it
+    (STEP_*; see the module docstring)."""
     if virtual_rate > 0.0 and uniform(rng) < virtual_rate:
         return VIRTUAL, OK, STEP_VIRTUAL
     c = g.tab[ST, TO_MOVE]
@@ -290,10 +284,6 @@ def pattern_choice(g, rng, virtual_rate, two_lib):
         p, verdict = _save(g, last, c)
         if p != PASS:
             return p, verdict, STEP_SAVE
-        if two_lib:
-            p, verdict = two_liberty_move(g, rng, last, c)
-            if p != PASS:
-                return p, verdict, STEP_TWO_LIBERTIES
         p, verdict = _pattern(g, rng, last, c)
         if p != PASS:
             return p, verdict, STEP_PATTERN
@@ -302,8 +292,7 @@ def pattern_choice(g, rng, virtual_rate, two_lib):
 
 
 @njit(cache=True, _nrt=False)
-def pattern_move(g, rng, virtual_rate, two_lib):
-    """The pattern player's action (``two_lib``: the heavy playout's) and its ``judge``
-    verdict (docs/rules.md §11)."""
-    action, verdict, _ = pattern_choice(g, rng, virtual_rate, two_lib)
+def pattern_move(g, rng, virtual_rate):
+    """The pattern player's action and its ``judge`` verdict (docs/rules.md §11)."""
+    action, verdict, _ = pattern_choice(g, rng, virtual_rate)
     return action, verdict
