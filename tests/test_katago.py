@@ -21,10 +21,11 @@ import pytest
 from sim.cli import main as cli
 from sim.coords import AGREE, format_action
 from sim.katago.driver import play_katago
-from sim.katago.engine import QueryFault, best_move, dead_stones
+from sim.katago.engine import KatagoEngine, QueryFault, best_move, dead_stones, move_query
 from sim.katago.rules import query_rules
 from sim.options import OptionError
 from sim.player import Player
+from sim.program import EngineError
 from sim.rules import Rules
 from tests import faults
 from tests.conftest import without_compile_notes
@@ -216,6 +217,24 @@ def test_rules_mapping():
     assert query_rules(Rules.preset("new_zealand", 9), "chinese")[0]["ko"] == "SITUATIONAL"
     with pytest.raises(ValueError, match="whole or half komi.*jpd_b.*6.25"):
         query_rules(rules.with_(komi={**rules.komi, "jpd_b": 6.25}), "jpd_b")
+
+
+def test_a_crash_blames_the_query_that_crashed_it_not_an_answer_unread(model):
+    """The fake exits at the second query; a third cannot be written. The first query's
+    answer, written before the exit and not read yet, is taken, so the oldest query still
+    waiting, the one to blame, is the second."""
+    player = fake(model, "crash", "--at", "0:1")
+    engine = KatagoEngine(player, 5)
+    try:
+        for turn, told in enumerate(([], [(1, "C3")])):
+            engine.ask(f"0:{turn}:b", move_query(player, Rules(5), told))
+        engine.proc.wait(timeout=30)
+        with pytest.raises(EngineError, match="engine exited"):
+            engine.ask("1:0:b", move_query(player, Rules(5), []))
+        assert [qid for qid, _ in engine.answers_left()] == ["0:0:b"]
+        assert list(engine.waiting) == ["0:1:b", "1:0:b"]
+    finally:
+        engine.kill()
 
 
 @pytest.mark.parametrize(

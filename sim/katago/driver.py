@@ -168,18 +168,29 @@ class KatagoReferee(Referee):
         self._advance(query.game)
 
     def _fault(self, engine, error: EngineError) -> None:
-        """End the game at fault (``error``'s query, else the oldest waiting) ``engine_error``,
-        restart ``engine`` and ask its other waiting queries again."""
+        """End the game at fault (``error``'s query, else the oldest waiting once the answers
+        the process wrote before its fault are taken) ``engine_error``, restart ``engine``,
+        ask its other waiting queries again and play those answers into their games."""
+        good = [] if isinstance(error, QueryFault) else engine.answers_left()
         qid = error.qid if isinstance(error, QueryFault) else next(iter(engine.waiting), None)
         if qid is None:  # nothing waits: no game to blame
             log.warning("%s: %s; the engine is restarted", engine.name, error)
-            return engine.restart()
-        game = self.asked.pop(qid).game
-        again = [q for q in self.asked.values() if q.engine is engine]
-        self.asked = {k: q for k, q in self.asked.items() if q.engine is not engine}
-        self._end(game, Fault(engine, f"{engine.name}: {error}"))
-        for q in again:
-            self._ask(q.game, q.colour, q.dead)
+            engine.restart()
+        else:
+            game = self.asked.pop(qid).game
+            kept = {k for k, _ in good}
+            again = [q for k, q in self.asked.items() if q.engine is engine and k not in kept]
+            self.asked = {
+                k: q for k, q in self.asked.items() if q.engine is not engine or k in kept
+            }
+            self._end(game, Fault(engine, f"{engine.name}: {error}"))
+            for q in again:
+                self._ask(q.game, q.colour, q.dead)
+        for k, answer in good:
+            try:
+                self._answer(k, answer)
+            except EngineError as e:
+                self._fault(engine, e)
 
 
 play_katago = KatagoReferee.play

@@ -19,6 +19,7 @@ import json
 import logging
 import math
 import os
+import select
 import time
 from pathlib import Path
 
@@ -176,6 +177,25 @@ class KatagoEngine(Program):
                 continue
             del self.waiting[qid]
             yield qid, answer
+
+    def answers_left(self) -> list[tuple[str, dict]]:
+        """After a fault of the process: the answers it wrote before it (its output read to
+        the end if it has exited), in order, as ``answers`` gives them; none past a line that
+        is no answer, and an error answer's query waits again, first (it is to blame)."""
+        out, fd = [], self.proc.stdout.fileno()
+        try:  # a child left holding the pipe: what it has not written within 1 s is lost
+            while self.proc.poll() is not None and select.select([fd], [], [], 1.0)[0]:
+                self.pump([fd], "its queries")
+        except EngineError:
+            pass  # the end of its output
+        try:
+            for qid, answer in self.answers():
+                out.append((qid, answer))
+        except QueryFault as e:
+            self.waiting = {e.qid: 0.0, **self.waiting}
+        except EngineError:
+            pass
+        return out
 
     def _lines(self):
         """The JSON objects of the complete lines in ``pending``; EngineError at one that is
