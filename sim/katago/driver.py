@@ -187,10 +187,11 @@ class KatagoReferee(Referee):
             for q in again:
                 self._ask(q.game, q.colour, q.dead)
         for k, answer in good:
-            try:
-                self._answer(k, answer)
-            except EngineError as e:
-                self._fault(engine, e)
+            if k not in engine.waiting:  # else a fault meanwhile asked it again
+                try:
+                    self._answer(k, answer)
+                except EngineError as e:
+                    self._fault(engine, e)
 
 
 play_katago = KatagoReferee.play
