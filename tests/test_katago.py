@@ -5,6 +5,7 @@ rules KataGo is asked to play for; and, where ``JPD_KATAGO`` names a KataGo bina
 network, games against the real engine."""
 
 import hashlib
+import itertools
 import json
 import math
 import os
@@ -219,20 +220,24 @@ def test_rules_mapping():
         query_rules(rules.with_(komi={**rules.komi, "jpd_b": 6.25}), "jpd_b")
 
 
-def test_a_crash_blames_the_query_that_crashed_it_not_an_answer_unread(model):
-    """The fake exits at the second query; a third cannot be written. The first query's
-    answer, written before the exit and not read yet, is taken, so the oldest query still
-    waiting, the one to blame, is the second."""
-    player = fake(model, "crash", "--at", "0:1")
+@pytest.mark.parametrize("read", [0, 1])
+def test_a_crash_blames_the_query_that_crashed_it_not_an_answer_unread(model, read):
+    """The fake exits at the third query; a fourth cannot be written. The answers written
+    before the exit and not taken yet (``read`` of them taken before the failed write, as the
+    driver takes one and asks that game's next move) are taken by ``answers_left``, so the
+    oldest query still waiting, the one to blame, is the third."""
+    player = fake(model, "crash", "--at", "0:2")
     engine = KatagoEngine(player, 5)
     try:
-        for turn, told in enumerate(([], [(1, "C3")])):
-            engine.ask(f"0:{turn}:b", move_query(player, Rules(5), told))
+        for turn in range(3):
+            engine.ask(f"0:{turn}:b", move_query(player, Rules(5), []))
         engine.proc.wait(timeout=30)
+        engine.read_more(time.monotonic() + 10, "the answers")
+        taken = [qid for qid, _ in itertools.islice(engine.answers(), read)]
         with pytest.raises(EngineError, match="engine exited"):
             engine.ask("1:0:b", move_query(player, Rules(5), []))
-        assert [qid for qid, _ in engine.answers_left()] == ["0:0:b"]
-        assert list(engine.waiting) == ["0:1:b", "1:0:b"]
+        assert taken + [qid for qid, _ in engine.answers_left()] == ["0:0:b", "0:1:b"]
+        assert list(engine.waiting) == ["0:2:b", "1:0:b"]
     finally:
         engine.kill()
 

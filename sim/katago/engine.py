@@ -198,10 +198,11 @@ class KatagoEngine(Program):
         return out
 
     def _lines(self):
-        """The JSON objects of the complete lines in ``pending``; EngineError at one that is
-        not a JSON object."""
-        *lines, self.pending = self.pending.split(b"\n")
-        for line in lines:
+        """The JSON objects of the complete lines in ``pending``, each taken out as it is
+        given (the lines after it stay there for whoever reads next, a fault's
+        ``answers_left`` too); EngineError at one that is not a JSON object."""
+        while b"\n" in self.pending:
+            line, self.pending = self.pending.split(b"\n", 1)
             if not line.strip():
                 continue
             try:
