@@ -236,8 +236,26 @@ def test_a_crash_blames_the_query_that_crashed_it_not_an_answer_unread(model, re
         taken = [qid for qid, _ in itertools.islice(engine.answers(), read)]
         with pytest.raises(EngineError, match="engine exited"):
             engine.ask("1:0:b", move_query(player, Rules(5), []))
-        assert taken + [qid for qid, _ in engine.answers_left()] == ["0:0:b", "0:1:b"]
+        good, named = engine.answers_left()
+        assert taken + [qid for qid, _ in good] == ["0:0:b", "0:1:b"] and named is None
         assert list(engine.waiting) == ["0:2:b", "1:0:b"]
+    finally:
+        engine.kill()
+
+
+def test_an_error_answer_among_the_answers_left_is_named(model):
+    """Of the answers waiting to be read at a fault, those before an error answer are taken,
+    and the error answer's query is named (it is to blame), not the oldest waiting."""
+    player = fake(model, "error", "--at", "0:1")
+    engine = KatagoEngine(player, 5)
+    try:
+        for turn in range(3):
+            engine.ask(f"0:{turn}:b", move_query(player, Rules(5), []))
+        while engine.pending.count(b"\n") < 3:
+            engine.read_more(time.monotonic() + 10, "the answers")
+        good, named = engine.answers_left()
+        assert [qid for qid, _ in good] == ["0:0:b"] and named.qid == "0:1:b"
+        assert "fake error" in str(named) and list(engine.waiting) == ["0:2:b"]
     finally:
         engine.kill()
 

@@ -168,10 +168,14 @@ class KatagoReferee(Referee):
         self._advance(query.game)
 
     def _fault(self, engine, error: EngineError) -> None:
-        """End the game at fault (``error``'s query, else the oldest waiting once the answers
-        the process wrote before its fault are taken) ``engine_error``, restart ``engine``,
-        ask its other waiting queries again and play those answers into their games."""
-        good = [] if isinstance(error, QueryFault) else engine.answers_left()
+        """End the game at fault (``error``'s query, else, once the answers the process wrote
+        before its fault are taken, an error answer among them or the oldest query waiting)
+        ``engine_error``, restart ``engine``, ask its other waiting queries again and play
+        those answers into their games."""
+        good = []
+        if not isinstance(error, QueryFault):
+            good, named = engine.answers_left()
+            error = named or error
         qid = error.qid if isinstance(error, QueryFault) else next(iter(engine.waiting), None)
         if qid is None:  # nothing waits: no game to blame
             log.warning("%s: %s; the engine is restarted", engine.name, error)

@@ -178,10 +178,10 @@ class KatagoEngine(Program):
             del self.waiting[qid]
             yield qid, answer
 
-    def answers_left(self) -> list[tuple[str, dict]]:
+    def answers_left(self) -> tuple[list[tuple[str, dict]], QueryFault | None]:
         """After a fault of the process: the answers it wrote before it (its output read to
-        the end if it has exited), in order, as ``answers`` gives them; none past a line that
-        is no answer, and an error answer's query waits again, first (it is to blame)."""
+        the end if it has exited), in order, as ``answers`` gives them, up to a line that is
+        no answer; and the QueryFault of an error answer among them, if one ended them."""
         out, fd = [], self.proc.stdout.fileno()
         try:  # a child left holding the pipe: what it has not written within 1 s is lost
             while self.proc.poll() is not None and select.select([fd], [], [], 1.0)[0]:
@@ -192,10 +192,10 @@ class KatagoEngine(Program):
             for qid, answer in self.answers():
                 out.append((qid, answer))
         except QueryFault as e:
-            self.waiting = {e.qid: 0.0, **self.waiting}
+            return out, e
         except EngineError:
             pass
-        return out
+        return out, None
 
     def _lines(self):
         """The JSON objects of the complete lines in ``pending``, each taken out as it is
