@@ -25,6 +25,9 @@ class OptionError(ValueError):
         super().__init__(f"{key}: {reason}")
         self.key, self.reason = key, reason
 
+    def __reduce__(self):  # pickled whole: a worker's error reaches the parent as raised
+        return type(self), (self.key, self.reason)
+
     def within(self, table: str) -> OptionError:
         """The same error with its key inside ``table`` (``players.black`` + ``visits``)."""
         return OptionError(f"{table}.{self.key}", self.reason)

@@ -23,6 +23,19 @@ def test_one_error_type_carries_the_key_and_the_reason():
     assert isinstance(err, ValueError)
 
 
+def test_the_errors_a_worker_raises_reach_the_parent_whole():
+    """A process pool or a Dask worker sends its error pickled: it must come back as raised
+    (without ``__reduce__`` unpickling fails and the pool reports a broken process)."""
+    from sim.katago.engine import FileFault
+
+    for err in (
+        OptionError("players.black.explore", "must be in 0..100, got 120"),
+        FileFault("model", "no such file: x.bin.gz"),
+    ):
+        back = pickle.loads(pickle.dumps(err))
+        assert type(back) is type(err) and str(back) == str(err) and back.key == err.key
+
+
 @pytest.mark.parametrize(
     "check, value, message",
     [

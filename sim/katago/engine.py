@@ -91,6 +91,9 @@ class FileFault(EngineError):
         super().__init__(reason)
         self.key = key
 
+    def __reduce__(self):  # pickled whole: a worker's error reaches the parent as raised
+        return type(self), (self.key, str(self))
+
 
 def _check_file(key: str, name: str) -> None:
     if not os.path.isfile(name):
