@@ -4,17 +4,19 @@ figures (one process per worker).
     python bench/gtp.py speed [--games N] [--level L]
     python bench/gtp.py match [--games N] [--workers K] [--visits 1000,4000] [--levels 1,10]
                               [--engine NAME=COMMAND ...] [--rave K] [--stop-early]
-                              [--prior hand|learned] [--playout P] [--ruleset R] [--size N]
-                              [--colour both|black|white]
+                              [--prior hand|learned] [--prior-visits K] [--explore C]
+                              [--playout P] [--ruleset R] [--size N] [--colour both|black|white]
     python bench/gtp.py table [--games N] [--visits 1000,4000] [--levels 1,10]
                               [--engine NAME=COMMAND ...] [--rave K] [--stop-early]
-                              [--prior hand|learned] [--playout P] [--ruleset R] [--size N]
+                              [--prior hand|learned] [--prior-visits K] [--explore C]
+                              [--playout P] [--ruleset R] [--size N]
 
 ``speed``: GNU Go self-play at ``--level`` (1) through the referee (``sim.referee``, one
 process) against the same games over a plain GTP loop (two GNU Go processes told each other's
 moves until two passes, the same seeds), games/s and the referee's overhead (at most 10%).
 
-``match``: the mcts player (its ``--playout``, ``--rave`` and ``--prior``, by default the
+``match``: the mcts player (its ``--playout``, ``--rave``, ``--prior``, ``--prior-visits``
+and ``--explore``, by default the
 player's defaults; ``--rave 0``: the search before RAVE; without the early stop unless
 ``--stop-early``) at each ``--visits`` against GNU
 Go at each ``--levels`` (none: ``--levels ""``) and against each GTP program ``--engine
@@ -123,22 +125,27 @@ def match_runs(games: int, visits, programs, search: Player, size: int) -> list:
     """The runs of the match table on ``size``: for each program and mcts visits (the player
     ``search`` at those visits), one run with mcts as Black and one with mcts as White,
     ``games // 2`` games each (shards of 10 games, so that a stopped match loses little), named
-    ``[NxN-]mctsV[raveK][stop][learned][random][-RULESET]-PROGRAM-mcts-COLOUR`` (no ``raveK``
-    for the search without RAVE, no ``stop`` without the early stop, no ``learned`` with the
-    hand-set priors, as before they existed; ``random`` for the random playout; no
-    ``-RULESET`` for jpd_a, no ``NxN-`` on 9x9); every
+    ``[NxN-]mctsV[raveK][stop][learned][pvK][exploreC][random][-RULESET]-PROGRAM-mcts-COLOUR``
+    (no ``raveK`` for the search without RAVE, no ``stop`` without the early stop, no
+    ``learned`` with the hand-set priors, no ``pvK`` for the PUCT search (``prior_visits``
+    0), as before they existed; ``exploreC`` where the exploration constant is not the one of
+    its selection, 1 for PUCT and 0 with ``prior_visits``; ``random`` for the random playout;
+    no ``-RULESET`` for jpd_a, no ``NxN-`` on 9x9); every
     player plays for ``search.play_for``, the program told its komi."""
     runs = []
     board = "" if size == SIZE else f"{size}x{size}-"
     rave, stop = (f"rave{search.rave:g}" if search.rave else ""), "stop" * search.stop_early
     learned = "learned" if search.prior == "learned" else ""
+    pv = f"pv{search.prior_visits:g}" if search.prior_visits else ""
+    usual = 0.0 if search.prior_visits else 1.0
+    explore = f"explore{search.explore:g}" if search.explore != usual else ""
     playout = "" if search.playout == "pattern" else search.playout
     ruleset = "" if search.play_for == "jpd_a" else f"-{search.play_for}"
     for program in programs:
         for v in visits:
             mcts = replace(search, visits=v).to_dict()
             other = replace(program, play_for=search.play_for).to_dict()
-            name = f"{board}mcts{v}{rave}{stop}{learned}{playout}{ruleset}"
+            name = f"{board}mcts{v}{rave}{stop}{learned}{pv}{explore}{playout}{ruleset}"
             for colour, black, white in (("black", mcts, other), ("white", other, mcts)):
                 table = {
                     "name": f"{name}-{program.label}-mcts-{colour}",
@@ -237,6 +244,13 @@ def main() -> None:
         p.add_argument("--size", type=int, default=SIZE, help="board size (default 9)")
         p.add_argument("--prior", choices=PRIORS, default=Player().prior, help="mcts's move priors")
         p.add_argument(
+            "--prior-visits",
+            type=float,
+            default=Player().prior_visits,
+            help="mcts's prior_visits (0: the PUCT search before 2026-12-04, with --explore 1)",
+        )
+        p.add_argument("--explore", type=float, default=Player().explore, help="mcts's explore")
+        p.add_argument(
             "--playout", choices=PLAYOUTS, default=Player().playout, help="mcts's playout"
         )
         p.add_argument(
@@ -256,6 +270,8 @@ def main() -> None:
         rave=args.rave,
         stop_early=args.stop_early,
         prior=args.prior,
+        prior_visits=args.prior_visits,
+        explore=args.explore,
         playout=args.playout,
         play_for=args.ruleset,
     )

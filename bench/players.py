@@ -19,8 +19,10 @@ the default komi; wins under jpd_a with Wilson 95% intervals. Games are split am
 ``raveK`` for RAVE at equivalence K (left out: none, the search before it), ``exploreC`` for
 the exploration constant C (left out: the default), ``stop`` for ``stop_early`` (left out:
 false, the search before it), ``hand`` for the hand-set priors (left out: the learned
-ones, the default) and ``scoreU`` for ``score_utility`` U (left out: 0), e.g.
-``mcts1000rave1000explore0.5``, ``mcts1000rave1000hand`` or ``mcts1000rave1000score0.3``.
+ones, the default), ``scoreU`` for ``score_utility`` U (left out: 0) and ``pvK`` for
+``prior_visits`` K (left out: the default), e.g. ``mcts1000rave1000explore0.5``,
+``mcts1000rave1000hand``, ``mcts1000rave1000score0.3`` or ``mcts1000rave1000explore1pv0`` (the
+PUCT search, the default before 2026-12-04).
 ``--first F`` plays game ids F, F+1, ... of each colour: a second run of a pairing with new
 games.
 """
@@ -52,14 +54,15 @@ from sim.schema import RAW_FIELDS  # noqa: E402
 from sim.selfplay import play_batch  # noqa: E402
 
 PACHI = {"moggy flat": 18_000, "moggy in tree": 13_400, "light flat": 72_000}
-#: mcts self-play rows of ``speed``: (playout, rave, stop_early, prior); the last is the
-#: default player.
+#: mcts self-play rows of ``speed``: (playout, rave, stop_early, prior, explore,
+#: prior_visits); the last is the default player.
 SELF_PLAY = (
-    ("random", 0, False, "hand"),
-    ("pattern", 0, False, "hand"),
-    ("pattern", 1000, True, "hand"),
-    ("pattern", 1000, False, "hand"),
-    ("pattern", 1000, False, "learned"),
+    ("random", 0, False, "hand", 1.0, 0.0),
+    ("pattern", 0, False, "hand", 1.0, 0.0),
+    ("pattern", 1000, True, "hand", 1.0, 0.0),
+    ("pattern", 1000, False, "hand", 1.0, 0.0),
+    ("pattern", 1000, False, "learned", 1.0, 0.0),
+    ("pattern", 1000, False, "learned", 0.0, 60.0),
 )
 PAIRS = (("pattern", "random"), ("mcts1000", "pattern"), ("mcts4000", "mcts1000"))
 
@@ -69,16 +72,20 @@ def player(name: str) -> Player:
     if name in ("random", "pattern"):
         return Player(name)
     found = re.fullmatch(
-        r"mcts(\d+)(?:rave(\d+))?(?:explore([\d.]+))?(stop)?(hand)?(?:score([\d.]+))?", name
+        r"mcts(\d+)(?:rave(\d+))?(?:explore([\d.]+))?(stop)?(hand)?(?:score([\d.]+))?"
+        r"(?:pv([\d.]+))?",
+        name,
     )
     if not found:
         sys.exit(
-            f"unknown player {name!r}: random, pattern, mctsV[raveK][exploreC][stop][hand][scoreU]"
+            f"unknown player {name!r}: random, pattern, "
+            "mctsV[raveK][exploreC][stop][hand][scoreU][pvK]"
         )
     rave, explore = float(found[2] or 0), float(found[3] or Player().explore)
     visits, stop = int(found[1]), bool(found[4])
     prior = "hand" if found[5] else "learned"
     score = float(found[6] or 0)
+    prior_visits = float(found[7] or Player().prior_visits)
     return Player(
         "mcts",
         visits=visits,
@@ -87,6 +94,7 @@ def player(name: str) -> Player:
         stop_early=stop,
         prior=prior,
         score_utility=score,
+        prior_visits=prior_visits,
     )
 
 
@@ -153,15 +161,25 @@ def speed(games: int, games_mcts: int) -> None:
             )
     for name, rate in PACHI.items():
         print(f"anchor Pachi 12.90 {name}: {rate:,}/s")
-    for playout, rave, stop, prior in SELF_PLAY:
-        p = Player("mcts", visits=visits, playout=playout, rave=rave, stop_early=stop, prior=prior)
+    for playout, rave, stop, prior, explore, prior_visits in SELF_PLAY:
+        p = Player(
+            "mcts",
+            visits=visits,
+            playout=playout,
+            rave=rave,
+            stop_early=stop,
+            prior=prior,
+            explore=explore,
+            prior_visits=prior_visits,
+        )
         play_batch(rules, seed=1, game_ids=np.arange(1), black=p, white=p)
         t = time.perf_counter()
         cols, _ = play_batch(rules, seed=2, game_ids=np.arange(games_mcts), black=p, white=p)
         dt = time.perf_counter() - t
         actions = cols["actions"].sum()
         print(
-            f"mcts({visits}, {playout}, rave {rave}, stop_early {stop}, {prior} prior) self-play: "
+            f"mcts({visits}, {playout}, rave {rave}, stop_early {stop}, {prior} prior, explore "
+            f"{explore:g}, prior_visits {prior_visits:g}) self-play: "
             f"{games_mcts / dt:.2f} games/s, {actions / dt:.1f} actions/s "
             f"({actions / games_mcts:.0f} actions a game; floor 0.5 games/s)"
         )

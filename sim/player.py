@@ -15,7 +15,8 @@ visits          playouts per move, 1..100,000 (the trees of    1000
                 19x19, ``Player.tree_bytes``)
 resign_below    resign when its best move's win rate is below  0 (never)
                 this, 0..0.5
-explore         the exploration constant of its PUCT selection 1.0
+explore         the exploration constant of its PUCT selection 0 (1 before
+                                                               2026-12-04)
 rave            RAVE's equivalence visits: an edge's value     1000
                 blends in its all-moves-as-first value with
                 weight ñ / (ñ + n + n·ñ / rave); 0 (no RAVE,
@@ -33,6 +34,10 @@ prior           the move priors of its tree: ``"learned"``     ``"learned"``
 score_utility   the weight of the margin in a simulation's      0
                 value, centred on the search's expected
                 margin (``sim.players.mcts``), 0..1
+prior_visits    the prior as virtual simulations (Pachi's):    60
+                an edge's value counts 14 at 1/2 and
+                sqrt(P)·prior_visits won ones beside its own;
+                0 (the PUCT search before 2026-12-04)..10^6
 *kofight*
 threat_rate     probability of a virtual move (the ko threat)  0.5
                 when the repetition rule bans every recapture
@@ -93,11 +98,12 @@ class Player:
     playout: str = "pattern"
     play_for: str = "jpd_a"
     resign_below: float = 0.0
-    explore: float = 1.0
+    explore: float = 0.0
     rave: float = 1000.0
     stop_early: bool = False
     prior: str = "learned"
     score_utility: float = 0.0
+    prior_visits: float = 60.0
     command: tuple = ()
     label: str = ""
     genmove_timeout: float = 30.0
@@ -244,8 +250,8 @@ class Player:
     def name(self) -> str:
         """The canonical string: the kind, and every parameter in order (but ``_NOT_NAMED``,
         and a ``LEGACY`` parameter at its legacy value), e.g. ``mcts(visits=1000,
-        playout=pattern,play_for=jpd_a,resign_below=0,explore=1,rave=1000,prior=learned)``
-        (without the line break); ``from_name`` reads it back."""
+        playout=pattern,play_for=jpd_a,resign_below=0,explore=0,rave=1000,prior=learned,
+        prior_visits=60)`` (without the line breaks); ``from_name`` reads it back."""
         if not self.parameters:
             return self.kind
         values = []
@@ -295,6 +301,7 @@ _NUMBERS = {
     "explore": (0, 100),
     "rave": (0, 1_000_000),
     "score_utility": (0, 1),
+    "prior_visits": (0, 1_000_000),
     "threat_rate": (0, 1),
     **{key: (0.1, 3600) for key in _TIMEOUTS},
     "komi_to_engine": (-1000, 1000),  # None: the komi of play_for
@@ -312,4 +319,5 @@ LEGACY = {
     "stop_early": False,
     "prior": "hand",
     "score_utility": 0.0,
+    "prior_visits": 0.0,
 }

@@ -70,6 +70,7 @@ PLAYER_TABLE = {
             "stop_early",
             "prior",
             "score_utility",
+            "prior_visits",
         ),
         True,
     ),

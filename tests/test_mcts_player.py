@@ -11,7 +11,16 @@ from sim.engine.history import PASS
 from sim.engine.outcome import outcome_row, row_margin
 from sim.engine.state import BLACK, WHITE, new_state
 from sim.player import Player
-from sim.players.mcts import SCORE_WEIGHT, _amaf, best_edge, black_value, search
+from sim.players.mcts import (
+    EVEN_VISITS,
+    MIN_PRIOR,
+    SCORE_WEIGHT,
+    _amaf,
+    _select,
+    best_edge,
+    black_value,
+    search,
+)
 from sim.players.params import kernel_parameters
 from sim.players.stream import start_stream
 from sim.players.tree import (
@@ -84,8 +93,8 @@ def test_search_beats_itself_without_rave():
     games against the plain search, from both sides, with the hand-set priors (the search it
     was measured on: with the learned ones docs/findings.md, "Learned priors")."""
     rules, ids = Rules(7), np.arange(10)
-    rave = Player("mcts", visits=100, rave=1000, prior="hand")
-    plain = Player("mcts", visits=100, rave=0, prior="hand")
+    puct = {"visits": 100, "prior": "hand", "explore": 1, "prior_visits": 0}
+    rave, plain = Player("mcts", **puct, rave=1000), Player("mcts", **puct, rave=0)
     as_black, _ = play_batch(rules, seed=4, game_ids=ids, black=rave, white=plain)
     as_white, _ = play_batch(rules, seed=4, game_ids=ids, black=plain, white=rave)
     assert wins(as_black, "B") + wins(as_white, "W") >= 14
@@ -195,6 +204,50 @@ def test_rave_backs_up_the_moves_each_side_played_first():
     assert not tree.first.any()
 
 
+def _score(n, w, prior, amaf_n, amaf_w, fpu, visits, explore, rave, k):
+    """docs/rules.md §11's selection score of one edge, written out."""
+    even = EVEN_VISITS if k > 0 else 0.0
+    won = np.sqrt(prior) * k if prior >= MIN_PRIOR else 0.0
+    n_all = n + even + won
+    q = (w + even / 2 + won) / n_all if n_all > 0 else fpu
+    if rave > 0 and amaf_n > 0:
+        b = amaf_n / (amaf_n + n_all + n_all * amaf_n / rave)
+        q = (1 - b) * q + b * amaf_w / amaf_n
+    return q + explore * prior * np.sqrt(max(visits, 1)) / (1 + n)
+
+
+def test_the_selection_counts_the_prior_as_virtual_simulations():
+    """The edge taken is the one with the highest score of docs/rules.md §11: with
+    ``prior_visits`` k > 0 its value counts EVEN_VISITS simulations at 1/2 and sqrt(P) k won
+    ones (none below MIN_PRIOR), in Q and in RAVE's weight; with k = 0, PUCT's first-play
+    urgency. Random nodes, each rule against the formula written out."""
+    rng = np.random.default_rng(7)
+    tree = new_tree(Rules(5), 8, len(RAW_FIELDS), rave=True)
+    taken = set()
+    for trial in range(400):
+        count = int(rng.integers(2, 9))
+        prior = rng.dirichlet(np.ones(count)).astype(np.float32)
+        if trial % 3 == 0:  # priors either side of MIN_PRIOR (below: the even prior alone)
+            prior = rng.choice([0.0009, 0.0011], count).astype(np.float32)
+        n = rng.integers(0, 40, count) * (rng.random(count) < 0.7)
+        w = n * rng.random(count)
+        amaf_n = rng.integers(0, 80, count) * (rng.random(count) < 0.6)
+        amaf_w = amaf_n * rng.random(count)
+        explore, rave = rng.choice([0.0, 0.3, 1.0]), rng.choice([0.0, 50.0, 1000.0])
+        k = rng.choice([0.0, 7.5, 60.0, 2000.0])
+        tree.node[0, FIRST, 0], tree.node[0, COUNT, 0] = 0, count
+        tree.edge[0, NUM, :count], tree.wsum[0, :count], tree.prior[0, :count] = n, w, prior
+        tree.amaf_n[0, :count], tree.amaf_w[0, :count] = amaf_n, amaf_w
+        fpu = w.sum() / n.sum() if n.sum() > 0 else 0.5
+        scores = [
+            _score(n[e], w[e], prior[e], amaf_n[e], amaf_w[e], fpu, n.sum(), explore, rave, k)
+            for e in range(count)
+        ]
+        assert _select(tree, 0, 0, explore, rave, k) == int(np.argmax(scores)), trial
+        taken.add((k > 0, int(np.argmax(scores)) == int(np.argmax(prior))))
+    assert taken == {(False, False), (False, True), (True, False), (True, True)}
+
+
 def test_rave_is_reproducible_and_changes_the_search():
     """RAVE's statistics and its record of a simulation only exist for a player that uses
     them; its games depend on (seed, game id) alone, and differ from the plain search's."""
@@ -221,9 +274,11 @@ def test_dead_stones_agreed_and_disputed_match_the_reference():
     their owner) or different ones (play resumes; the cap of 3 resumptions is in the replay
     cases).
     Against the pattern player, which names none, every list with a stone is a dispute. Each
-    game is re-played in the reference, markers and dead stones included."""
+    game is re-played in the reference, markers and dead stones included. (The PUCT search:
+    its games end with dead stones on the board more often.)"""
     rules = Rules(7, dead_stones="agree")
-    search = Player("mcts", visits=64, playout="random", play_for="jpd_b")
+    puct = {"explore": 1, "prior_visits": 0}
+    search = Player("mcts", visits=64, playout="random", play_for="jpd_b", **puct)
     agreed, _ = play_batch(rules, seed=3, game_ids=np.arange(40), black=search, white=search)
     assert (agreed["dead_b"] + agreed["dead_w"] > 0).sum() >= 3
     disputed, moves = play_batch(
@@ -303,7 +358,7 @@ def test_a_player_with_the_score_utility_names_it_and_plays_reproducibly():
     in the name, read back, and its games are a function of (seed, game id)."""
     assert "score_utility" not in Player("mcts").name
     scored = Player("mcts", visits=64, score_utility=0.25)
-    assert scored.name.endswith(",score_utility=0.25)")
+    assert ",score_utility=0.25," in scored.name
     assert Player.from_name(scored.name) == scored
     rules = Rules(5)
     whole, _ = play_batch(rules, seed=2, game_ids=np.arange(4), black=scored, white=SMALL)

@@ -28,7 +28,9 @@ SAMPLES = [
         stop_early=True,
         prior="learned",
         score_utility=0.35,
+        prior_visits=12.5,
     ),
+    Player("mcts", visits=16, explore=1, prior_visits=0),  # the PUCT search: no prior_visits
     Player("kofight"),
     Player("kofight", threat_rate=0.2, playout="random"),
     Player("gtp", command="gnugo --mode gtp --level 1"),
@@ -68,13 +70,22 @@ def test_a_name_reads_back_as_its_player(player):
 
 
 def test_a_legacy_parameter_left_out_takes_its_legacy_value():
-    assert set(LEGACY) == {"rave", "stop_early", "sample_moves", "prior", "score_utility"}
+    assert set(LEGACY) == {
+        "rave",
+        "stop_early",
+        "sample_moves",
+        "prior",
+        "score_utility",
+        "prior_visits",
+    }
     plain = "mcts(visits=16,playout=pattern,play_for=jpd_a,resign_below=0,explore=1)"
     assert Player.from_name(plain).rave == 0.0 != Player("mcts").rave
     assert Player.from_name(plain).prior == "hand"
     assert Player.from_name(plain).score_utility == 0.0
+    assert Player.from_name(plain).prior_visits == 0.0 != Player("mcts").prior_visits
     learned = Player("mcts", visits=16, prior="learned")
-    assert learned.name.endswith(",prior=learned)") and Player.from_name(learned.name) == learned
+    assert learned.name.endswith(",prior=learned,prior_visits=60)")
+    assert Player.from_name(learned.name) == learned
     katago = Player.from_name(Player("katago", command="k", model="m").name)
     assert katago.sample_moves == 0 and katago.visits == 1000 and katago.config is None
 

@@ -6,12 +6,13 @@ printed as markdown.
 
 ``play`` plays each study (default: all of ``studies()``) with ``sim.run.runner.run`` into
 ``results/komi/<study>``, completing a folder a killed ``play`` left (the runs resume like
-every run). A study whose players search comes five times: ``NAME`` with the default search
-(RAVE and the learned priors of 2026-12-03), ``NAME-score`` with it and ``score_utility =
-0.3``, ``NAME-hand`` with the search of 2026-12-02 (RAVE,
-the hand-set priors, ``prior = "hand"``), ``NAME-stop`` with the search of the morning of
-2026-12-02 (RAVE and the early stop, ``stop_early = true``) and ``NAME-norave`` with the search
-as measured on 2026-12-01 (``rave = 0``). ``tables`` prints, from the folders there:
+every run). A study whose players search comes once per search of ``SEARCHES``: ``NAME``
+with the default search (RAVE, the learned priors, the priors as 60 virtual simulations:
+2026-12-04), ``NAME-puct`` with the PUCT search of 2026-12-03 (``explore = 1``,
+``prior_visits = 0``), and variants of that one: ``NAME-score`` (``score_utility = 0.3``),
+``NAME-rave100``, ``NAME-norave-learned``, ``NAME-hand`` (the search of 2026-12-02: the
+hand-set priors), ``NAME-stop`` (the morning of 2026-12-02: the early stop) and
+``NAME-norave`` (2026-12-01: no RAVE). ``tables`` prints, from the folders there:
 
 1. the fitted fair komi (Chinese area) against visits on the solved boards 5x5, 6x6 and 7x7
    (``configs/komi_5x5.toml`` and its siblings, the visits changed), for each search;
@@ -39,8 +40,15 @@ from sim.player import Player  # noqa: E402
 OUT = ROOT / "results" / "komi"
 SOLVED = {5: 25, 6: 4, 7: 9}  # Black's margin under area scoring with perfect play
 VISITS = {5: (200, 800, 3200), 6: (800, 3200, 12800), 7: (800, 3200, 12800)}
-#: The studies in the figure: the most visits on each solved board, and 9x9's players.
-FIGURE = ("5x5-mcts3200", "6x6-mcts12800", "7x7-mcts12800", "9x9-mcts", "9x9-gnugo")
+#: The studies in the figure: the most visits on each solved board, and 9x9's players (the PUCT
+#: search's, as docs/findings.md shows them).
+FIGURE = (
+    "5x5-mcts3200-puct",
+    "6x6-mcts12800-puct",
+    "7x7-mcts12800-puct",
+    "9x9-mcts-puct",
+    "9x9-gnugo",
+)
 #: 9x9 players -> games (None: the config's) and B版 komis (None: the config's); the playout
 #: players play the same games at every komi, so theirs sit around their own fair komi.
 NINE = {
@@ -86,20 +94,25 @@ def studies() -> dict:
     return every
 
 
+#: The PUCT selection, the default search's before 2026-12-04 (every search below but the
+#: default is a variant of it).
+PUCT = {"explore": 1.0, "prior_visits": 0.0}
 #: The searches a study is played with: study suffix -> (run name suffix, the parameters that
 #: differ from the default search).
 SEARCHES = {
-    "": ("_rave_nostop_learned", {}),
-    "-score": ("_rave_nostop_learned_score0.3", {"score_utility": 0.3}),
-    "-rave100": ("_rave100_nostop_learned", {"rave": 100.0}),
-    "-norave-learned": ("_nostop_learned", {"rave": 0.0}),
-    "-hand": ("_rave_nostop", {"prior": "hand"}),
-    "-stop": ("_rave", {"stop_early": True, "prior": "hand"}),
-    "-norave": ("", {"rave": 0.0, "prior": "hand"}),
+    "": ("_rave_nostop_learned_pv60", {}),
+    "-puct": ("_rave_nostop_learned", PUCT),
+    "-score": ("_rave_nostop_learned_score0.3", {**PUCT, "score_utility": 0.3}),
+    "-rave100": ("_rave100_nostop_learned", {**PUCT, "rave": 100.0}),
+    "-norave-learned": ("_nostop_learned", {**PUCT, "rave": 0.0}),
+    "-hand": ("_rave_nostop", {**PUCT, "prior": "hand"}),
+    "-stop": ("_rave", {**PUCT, "stop_early": True, "prior": "hand"}),
+    "-norave": ("", {**PUCT, "rave": 0.0, "prior": "hand"}),
 }
 #: The tables' name of each search, by study suffix.
 SEARCH_LABEL = {
-    "": "learned priors",
+    "": "learned priors, prior visits 60",
+    "-puct": "learned priors",
     "-score": "learned priors, score utility 0.3",
     "-rave100": "learned priors, RAVE equivalence 100",
     "-norave-learned": "learned priors, no RAVE",

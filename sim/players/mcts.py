@@ -1,8 +1,10 @@
-"""The ``mcts`` player: Monte Carlo tree search (PUCT over pattern priors) with the random or
+"""The ``mcts`` player: Monte Carlo tree search over pattern priors with the random or
 pattern playout. docs/rules.md §11.
 
 Per move, ``visits`` simulations from the game as it stands, each on a copy of the game
-(``history.copy_game``): descend the tree by PUCT, ``Q + explore * P * sqrt(N) / (1 + n)``,
+(``history.copy_game``): descend the tree by the highest ``Q + explore * P * sqrt(N) /
+(1 + n)`` (PUCT), ``Q`` counting the prior ``P`` as virtual simulations where
+``prior_visits`` > 0 (Pachi's way; by default, with ``explore`` 0, the prior's only use),
 through real moves, pass and the virtual move (all three are actions of the tree); a node
 gets its edges on its second visit (``_expand``: every legal real move that does not fill
 the mover's own eye, pass, virtual; priors ``hand_prior``, or with ``prior = "learned"`` the
@@ -70,6 +72,7 @@ from sim.players.params import (
     K_PLAY_FOR,
     K_PLAYOUT,
     K_PRIOR,
+    K_PRIOR_VISITS,
     K_RAVE,
     K_RESIGN,
     K_SCORE_UTILITY,
@@ -100,6 +103,9 @@ from sim.players.tree import (
 )
 
 SCORE_WEIGHT = 0.05
+# priors as virtual experience (``prior_visits`` > 0): Pachi's (uct/prior.c) even prior of 14
+# simulations valued 1/2 on 9x9, and no won simulations for a prior below 0.001
+EVEN_VISITS, MIN_PRIOR = 14.0, 0.001
 _PASS_FIRST, _PASS_ANSWER = F["pass_first"], F["pass_answer"]
 # hand-set priors (before normalising): a real move 1; a capture +4, a 3x3 pattern next to
 # the opponent's last move +2; a self-atari the pattern player refuses 0.1; pass and virtual
@@ -188,11 +194,15 @@ def _expand(tree, t, s, nd, learned):
 
 
 @njit(cache=True, _nrt=False)
-def _select(tree, t, nd, explore, rave):
-    """The edge of ``nd`` with the highest PUCT score; unvisited edges are valued at the mean
-    of the visited ones (first-play urgency). With RAVE (``rave`` > 0, its equivalence
-    visits) an edge's value is ``(1 - b) Q + b A``, ``A`` its all-moves-as-first value and
-    ``b = ñ / (ñ + n + n ñ / rave)`` (ñ its all-moves-as-first visits)."""
+def _select(tree, t, nd, explore, rave, prior_visits):
+    """The edge of ``nd`` with the highest score ``Q + explore * P * sqrt(N) / (1 + n)``.
+    With ``prior_visits`` k > 0 (Pachi's priors as virtual experience) an edge's ``Q`` counts
+    ``EVEN_VISITS`` virtual simulations valued 1/2 and, where its prior P is at least
+    ``MIN_PRIOR``, ``sqrt(P) k`` won ones beside its own; else unvisited edges are valued at
+    the mean of the visited ones (first-play urgency). With RAVE (``rave`` > 0, its
+    equivalence visits) an edge's value is ``(1 - b) Q + b A``, ``A`` its all-moves-as-first
+    value and ``b = ñ / (ñ + n + n ñ / rave)`` (ñ its all-moves-as-first visits, n its
+    visits, virtual ones included)."""
     first, count = tree.node[t, FIRST, nd], tree.node[t, COUNT, nd]
     wsum, visits = 0.0, 0
     for e in range(first, first + count):
@@ -200,16 +210,19 @@ def _select(tree, t, nd, explore, rave):
         visits += tree.edge[t, NUM, e]
     fpu = wsum / visits if visits > 0 else 0.5
     scale = explore * np.sqrt(max(visits, 1))
+    even = EVEN_VISITS if prior_visits > 0.0 else 0.0
     best, best_score = first, -1.0
     for e in range(first, first + count):
-        n = tree.edge[t, NUM, e]
-        q = tree.wsum[t, e] / n if n > 0 else fpu
+        p = tree.prior[t, e]
+        won = np.sqrt(p) * prior_visits if p >= MIN_PRIOR else 0.0
+        n = tree.edge[t, NUM, e] + (even + won)
+        q = (tree.wsum[t, e] + (even / 2 + won)) / n if n > 0 else fpu
         if rave > 0.0:
             m = tree.amaf_n[t, e]
             if m > 0:
                 b = m / (m + n + n * m / rave)
                 q = (1.0 - b) * q + b * tree.amaf_w[t, e] / m
-        score = q + scale * tree.prior[t, e] / (1 + n)
+        score = q + scale * p / (1 + tree.edge[t, NUM, e])
         if score > best_score:
             best, best_score = e, score
     return best
@@ -320,7 +333,7 @@ def search(g, s, tree, rng, params):
     c = g.tab[ST, TO_MOVE]
     t = colour_row(c)
     visits = np.int64(params[K_VISITS])
-    explore = params[K_EXPLORE]
+    explore, prior_visits = params[K_EXPLORE], params[K_PRIOR_VISITS]
     root = root_for(tree, t, g, visits)
     rave = params[K_RAVE] if tree.amaf_n.shape[1] > 0 else 0.0
     path, seq = tree.path, tree.seq
@@ -338,7 +351,7 @@ def search(g, s, tree, rng, params):
         while s.tab[ST, ENDING] == 0:
             if tree.node[t, COUNT, nd] < 0 and not _expand(tree, t, s, nd, learned):
                 break  # no room: the playout starts here
-            e = _select(tree, t, nd, explore, rave)
+            e = _select(tree, t, nd, explore, rave, prior_visits)
             path[depth] = e
             action = np.int64(tree.edge[t, ACT, e])
             if rave > 0.0:

@@ -24,6 +24,7 @@ ROW = (
     "stop_early",
     "prior",
     "score_utility",
+    "prior_visits",
 )
 (
     K_KIND,
@@ -38,6 +39,7 @@ ROW = (
     K_STOP_EARLY,
     K_PRIOR,
     K_SCORE_UTILITY,
+    K_PRIOR_VISITS,
 ) = range(len(ROW))
 N_K = len(ROW)
 
@@ -58,5 +60,6 @@ def kernel_parameters(player, rules) -> list:
         "stop_early": player.stop_early,
         "prior": PRIORS.index(player.prior),
         "score_utility": player.score_utility,
+        "prior_visits": player.prior_visits,
     }
     return [float(values[name]) for name in ROW]
