@@ -23,7 +23,16 @@ sys.path.insert(0, str(ROOT))  # the engine of this tree, not an installed one
 from sim.player import Player  # noqa: E402
 from sim.rules import Rules  # noqa: E402
 
-MCTS = {"kind": "mcts", "playout": "random", "rave": 1000.0, "prior": "hand"}
+#: The search of the mixes: the PUCT one (explore 1, prior_visits 0), as the digests were first
+#: taken.
+MCTS = {
+    "kind": "mcts",
+    "playout": "random",
+    "rave": 1000.0,
+    "prior": "hand",
+    "explore": 1.0,
+    "prior_visits": 0.0,
+}
 
 #: (name, board size, rule options, black, white, play options, games)
 MIXES = [

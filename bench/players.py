@@ -54,15 +54,16 @@ from sim.schema import RAW_FIELDS  # noqa: E402
 from sim.selfplay import play_batch  # noqa: E402
 
 PACHI = {"moggy flat": 18_000, "moggy in tree": 13_400, "light flat": 72_000}
-#: mcts self-play rows of ``speed``: (playout, rave, stop_early, prior, explore,
-#: prior_visits); the last is the default player.
+#: mcts self-play rows of ``speed``: the parameters of each (the PUCT search's ``explore`` 1 and
+#: ``prior_visits`` 0 where not the default's); the last is the default player.
+_PUCT = {"explore": 1.0, "prior_visits": 0.0}
 SELF_PLAY = (
-    ("random", 0, False, "hand", 1.0, 0.0),
-    ("pattern", 0, False, "hand", 1.0, 0.0),
-    ("pattern", 1000, True, "hand", 1.0, 0.0),
-    ("pattern", 1000, False, "hand", 1.0, 0.0),
-    ("pattern", 1000, False, "learned", 1.0, 0.0),
-    ("pattern", 1000, False, "learned", 0.0, 60.0),
+    {"playout": "random", "rave": 0.0, "prior": "hand", **_PUCT},
+    {"playout": "pattern", "rave": 0.0, "prior": "hand", **_PUCT},
+    {"rave": 1000.0, "stop_early": True, "prior": "hand", **_PUCT},
+    {"rave": 1000.0, "prior": "hand", **_PUCT},
+    {"rave": 1000.0, **_PUCT},
+    {},
 )
 PAIRS = (("pattern", "random"), ("mcts1000", "pattern"), ("mcts4000", "mcts1000"))
 
@@ -161,25 +162,15 @@ def speed(games: int, games_mcts: int) -> None:
             )
     for name, rate in PACHI.items():
         print(f"anchor Pachi 12.90 {name}: {rate:,}/s")
-    for playout, rave, stop, prior, explore, prior_visits in SELF_PLAY:
-        p = Player(
-            "mcts",
-            visits=visits,
-            playout=playout,
-            rave=rave,
-            stop_early=stop,
-            prior=prior,
-            explore=explore,
-            prior_visits=prior_visits,
-        )
+    for row in SELF_PLAY:
+        p = Player("mcts", visits=visits, **row)
         play_batch(rules, seed=1, game_ids=np.arange(1), black=p, white=p)
         t = time.perf_counter()
         cols, _ = play_batch(rules, seed=2, game_ids=np.arange(games_mcts), black=p, white=p)
         dt = time.perf_counter() - t
         actions = cols["actions"].sum()
         print(
-            f"mcts({visits}, {playout}, rave {rave}, stop_early {stop}, {prior} prior, explore "
-            f"{explore:g}, prior_visits {prior_visits:g}) self-play: "
+            f"{p.name} self-play: "
             f"{games_mcts / dt:.2f} games/s, {actions / dt:.1f} actions/s "
             f"({actions / games_mcts:.0f} actions a game; floor 0.5 games/s)"
         )
