@@ -23,16 +23,10 @@ sys.path.insert(0, str(ROOT))  # the engine of this tree, not an installed one
 from sim.player import Player  # noqa: E402
 from sim.rules import Rules  # noqa: E402
 
-#: The search of the mixes: the PUCT one (explore 1, prior_visits 0), as the digests were first
-#: taken.
-MCTS = {
-    "kind": "mcts",
-    "playout": "random",
-    "rave": 1000.0,
-    "prior": "hand",
-    "explore": 1.0,
-    "prior_visits": 0.0,
-}
+#: The PUCT search (explore 1, prior_visits 0): the search of the mixes taken before
+#: prior_visits (so that their digests compare with older code).
+PUCT = {"explore": 1.0, "prior_visits": 0.0}
+MCTS = {"kind": "mcts", "playout": "random", "rave": 1000.0, "prior": "hand", **PUCT}
 
 #: (name, board size, rule options, black, white, play options, games)
 MIXES = [
@@ -71,7 +65,7 @@ MIXES = [
         "mcts(60) vs capture 7x7 agree",
         7,
         {"dead_stones": "agree"},
-        {"kind": "mcts", "visits": 60, "prior": "hand"},
+        {"kind": "mcts", "visits": 60, "prior": "hand", **PUCT},
         {"kind": "capture"},
         {},
         100,
@@ -89,9 +83,18 @@ MIXES = [
         "mcts(60) learned priors vs pattern 7x7 situational",
         7,
         {"repetition": "situational_superko"},
-        {"kind": "mcts", "visits": 60},
+        {"kind": "mcts", "visits": 60, **PUCT},
         {"kind": "pattern"},
         {},
+        60,
+    ),
+    (
+        "mcts(60) prior visits vs kofight 7x7 board superko",
+        7,
+        {"repetition": "board_superko"},
+        {"kind": "mcts", "visits": 60},
+        {"kind": "kofight"},
+        {"virtual_rate": 0.02},
         60,
     ),
 ]
