@@ -274,11 +274,9 @@ def test_dead_stones_agreed_and_disputed_match_the_reference():
     their owner) or different ones (play resumes; the cap of 3 resumptions is in the replay
     cases).
     Against the pattern player, which names none, every list with a stone is a dispute. Each
-    game is re-played in the reference, markers and dead stones included. (The PUCT search:
-    its games end with dead stones on the board more often.)"""
+    game is re-played in the reference, markers and dead stones included."""
     rules = Rules(7, dead_stones="agree")
-    puct = {"explore": 1, "prior_visits": 0}
-    search = Player("mcts", visits=64, playout="random", play_for="jpd_b", **puct)
+    search = Player("mcts", visits=64, playout="random", play_for="jpd_b")
     agreed, _ = play_batch(rules, seed=3, game_ids=np.arange(40), black=search, white=search)
     assert (agreed["dead_b"] + agreed["dead_w"] > 0).sum() >= 3
     disputed, moves = play_batch(

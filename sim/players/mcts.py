@@ -58,6 +58,7 @@ from sim.engine.state import (
     N_EMPTY,
     OK,
     PENDING_PASS,
+    RESUMPTIONS,
     ST,
     TO_MOVE,
     N,
@@ -361,7 +362,10 @@ def search(g, s, tree, rng, params):
                     nd,
                 )
             depth += 1
+            resumptions = s.tab[ST, RESUMPTIONS]
             _apply(s, action)
+            if s.tab[ST, RESUMPTIONS] != resumptions:
+                break  # a pause played on: the playout settles its dead stones
             child = tree.edge[t, CHILD, e]
             if child < 0:
                 if tree.meta[t, USED_NODES] < tree.node.shape[2]:
