@@ -284,10 +284,10 @@ def test_gtp_player_tables(tmp_path):
 def test_parameters_added_later_keep_older_runs_as_they_were(tmp_path, capsys):
     """A player's parameter added after runs were stored (``sim.player.LEGACY``: RAVE, the
     early stop, KataGo's sampled openings, the learned priors, the priors as virtual
-    simulations) is left out of the name at the
-    value that plays as before, so the rows of older runs keep their players' names; a stored
-    config (a manifest) that lacks it plays with that value, a new config with the default;
-    resuming an older run with a new config that differs there is refused, naming the key."""
+    simulations) is left out of the name at the value that plays as before, so the rows of
+    older runs keep their players' names; a stored config (a manifest) that lacks it plays
+    with that value, a new config with the default; resuming an older run with a new config
+    that differs there is refused, naming the key."""
     from analysis.load import load_runs
     from sim.cli import main as cli
 
