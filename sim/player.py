@@ -10,8 +10,8 @@ parameter       meaning                                        default
 =============== ============================================== ==================
 *mcts*
 visits          playouts per move, 1..100,000 (the trees of    1000
-                both colours take about 200 * visits * (N² + 2)
-                bytes, 296 with RAVE: 0.3 GB at 4,000 visits on
+                both colours take about 264 * visits * (N² + 2)
+                bytes, 360 with RAVE: 0.4 GB at 4,000 visits on
                 19x19, ``Player.tree_bytes``)
 resign_below    resign when its best move's win rate is below  0 (never)
                 this, 0..0.5
@@ -171,9 +171,9 @@ class Player:
 
     def tree_bytes(self, board_size: int) -> int:
         """About the bytes of the trees a searching player keeps on ``board_size`` (both
-        colours', ``sim.players.tree.new_tree``: 200 · visits · (N² + 2), 296 · ... with
+        colours', ``sim.players.tree.new_tree``: 264 · visits · (N² + 2), 360 · ... with
         RAVE's statistics); 0 for the other kinds."""
-        per_slot = 296 if self.rave > 0 else 200
+        per_slot = 360 if self.rave > 0 else 264
         return per_slot * self.visits * (board_size**2 + 2) * self.searches
 
     @property

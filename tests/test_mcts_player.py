@@ -30,6 +30,7 @@ from sim.players.tree import (
     FIRST,
     NUM,
     ROOT,
+    USED_EDGES,
     advance,
     drop_trees,
     new_tree,
@@ -237,6 +238,7 @@ def test_the_selection_counts_the_prior_as_virtual_simulations():
         k = rng.choice([0.0, 7.5, 60.0, 2000.0])
         tree.node[0, FIRST, 0], tree.node[0, COUNT, 0] = 0, count
         tree.edge[0, NUM, :count], tree.wsum[0, :count], tree.prior[0, :count] = n, w, prior
+        tree.won[0, :count] = np.where(prior >= MIN_PRIOR, np.sqrt(prior).astype(float) * k, 0)
         tree.amaf_n[0, :count], tree.amaf_w[0, :count] = amaf_n, amaf_w
         fpu = w.sum() / n.sum() if n.sum() > 0 else 0.5
         scores = [
@@ -246,6 +248,31 @@ def test_the_selection_counts_the_prior_as_virtual_simulations():
         assert _select(tree, 0, 0, explore, rave, k) == int(np.argmax(scores)), trial
         taken.add((k > 0, int(np.argmax(scores)) == int(np.argmax(prior))))
     assert taken == {(False, False), (False, True), (True, False), (True, True)}
+
+
+def test_each_edge_gets_its_won_virtual_simulations_where_it_is_made():
+    """``_expand`` gives each edge sqrt(P) k won virtual simulations, none where its prior P
+    is below MIN_PRIOR (edges of both kinds among those of a search on 7x7)."""
+    rules = Rules(7)
+    _, moves = play_batch(rules, seed=6, game_ids=np.arange(1), record_moves=True)
+    g = Game(rules, exact=False)
+    for action in moves[0].tolist()[1:21]:
+        g.play(action)
+    tree = new_tree(rules, 200, len(RAW_FIELDS), rave=True)
+    player = Player("mcts", visits=200, prior_visits=37.5)
+    search(
+        g.state,
+        new_state(rules, False),
+        tree,
+        np.zeros(2, np.uint64),
+        np.array(kernel_parameters(player, rules)),
+    )
+    t = g.to_move - BLACK
+    used = tree.meta[t, USED_EDGES]
+    prior, won = tree.prior[t, :used], tree.won[t, :used]
+    low = prior < MIN_PRIOR
+    assert low.any() and (~low).any()
+    assert np.array_equal(won, np.where(low, 0.0, np.sqrt(prior).astype(np.float64) * 37.5))
 
 
 def test_rave_is_reproducible_and_changes_the_search():

@@ -138,10 +138,11 @@ def hand_prior(s, p, c):
 
 
 @njit(cache=True, _nrt=False)
-def _expand(tree, t, s, nd, learned):
+def _expand(tree, t, s, nd, learned, prior_visits):
     """Give node ``nd`` (the position of ``s``) its edges; False if the arrays are full.
     ``learned``: the priors of ``sim.players.prior`` (pass and virtual both a first pass's,
-    or an answer's), else the hand-set ones."""
+    or an answer's), else the hand-set ones; each edge's won virtual simulations
+    ``sqrt(P) prior_visits`` (none where P is below ``MIN_PRIOR``)."""
     n_edges = tree.edge.shape[2]
     first = tree.meta[t, USED_EDGES]
     if first + s.tab[ST, N_EMPTY] + 2 > n_edges:
@@ -188,6 +189,8 @@ def _expand(tree, t, s, nd, learned):
             tree.amaf_w[t, i] = 0.0
     for i in range(first, e):
         tree.prior[t, i] /= total
+        p = tree.prior[t, i]
+        tree.won[t, i] = np.sqrt(p) * prior_visits if p >= MIN_PRIOR else 0.0
     tree.node[t, FIRST, nd] = first
     tree.node[t, COUNT, nd] = e - first
     tree.meta[t, USED_EDGES] = e
@@ -198,9 +201,9 @@ def _expand(tree, t, s, nd, learned):
 def _select(tree, t, nd, explore, rave, prior_visits):
     """The edge of ``nd`` with the highest score ``Q + explore * P * sqrt(N) / (1 + n)``.
     With ``prior_visits`` k > 0 (Pachi's priors as virtual experience) an edge's ``Q`` counts
-    ``EVEN_VISITS`` virtual simulations valued 1/2 and, where its prior P is at least
-    ``MIN_PRIOR``, ``sqrt(P) k`` won ones beside its own; else unvisited edges are valued at
-    the mean of the visited ones (first-play urgency). With RAVE (``rave`` > 0, its
+    ``EVEN_VISITS`` virtual simulations valued 1/2 and its ``won`` ones (``_expand``: sqrt(P)
+    k where its prior P is at least ``MIN_PRIOR``) beside its own; else unvisited edges are
+    valued at the mean of the visited ones (first-play urgency). With RAVE (``rave`` > 0, its
     equivalence visits) an edge's value is ``(1 - b) Q + b A``, ``A`` its all-moves-as-first
     value and ``b = ñ / (ñ + n + n ñ / rave)`` (ñ its all-moves-as-first visits, n its
     visits, virtual ones included)."""
@@ -214,8 +217,7 @@ def _select(tree, t, nd, explore, rave, prior_visits):
     even = EVEN_VISITS if prior_visits > 0.0 else 0.0
     best, best_score = first, -1.0
     for e in range(first, first + count):
-        p = tree.prior[t, e]
-        won = np.sqrt(p) * prior_visits if p >= MIN_PRIOR else 0.0
+        won = tree.won[t, e]
         n = tree.edge[t, NUM, e] + (even + won)
         q = (tree.wsum[t, e] + (even / 2 + won)) / n if n > 0 else fpu
         if rave > 0.0:
@@ -223,7 +225,7 @@ def _select(tree, t, nd, explore, rave, prior_visits):
             if m > 0:
                 b = m / (m + n + n * m / rave)
                 q = (1.0 - b) * q + b * tree.amaf_w[t, e] / m
-        score = q + scale * p / (1 + tree.edge[t, NUM, e])
+        score = q + scale * tree.prior[t, e] / (1 + tree.edge[t, NUM, e])
         if score > best_score:
             best, best_score = e, score
     return best
@@ -350,7 +352,7 @@ def search(g, s, tree, rng, params):
         nd = root
         depth = 0
         while s.tab[ST, ENDING] == 0:
-            if tree.node[t, COUNT, nd] < 0 and not _expand(tree, t, s, nd, learned):
+            if tree.node[t, COUNT, nd] < 0 and not _expand(tree, t, s, nd, learned, prior_visits):
                 break  # no room: the playout starts here
             e = _select(tree, t, nd, explore, rave, prior_visits)
             path[depth] = e

@@ -2,7 +2,8 @@
 arrays (``Tree``, row ``t`` = colour - 1), reused between moves.
 
 A node's edges are consecutive (``FIRST``, ``COUNT``); an edge holds its action, its child
-node and its visits (``edge``), the sum of its values and its prior. After every action of the
+node and its visits (``edge``), the sum of its values, its prior and the won virtual
+simulations that prior stands for (``won``, with ``prior_visits``). After every action of the
 game ``advance`` makes the child of that action each tree's root (or drops the tree); a
 search starts on a fresh tree when the root is gone or the arrays might not hold it
 (``root_for``). ``owned`` counts who owned each point at the end of the last search's
@@ -44,6 +45,7 @@ Tree = namedtuple(
         "edge",  # int32[TREES, EDGE_ROWS, edges]
         "wsum",  # float64[TREES, edges]: the sum of the values (the edge mover's) through an edge
         "prior",  # float32[TREES, edges]
+        "won",  # float64[TREES, edges]: the prior's won virtual simulations (``prior_visits``)
         "meta",  # int64[TREES, META_ROWS]
         "path",  # int64[depth]: the edges of a descent
         "row",  # int64[len(RAW_FIELDS)]: a playout's raw outcome
@@ -76,6 +78,7 @@ def new_tree(rules, visits: int, raw_fields: int, rave: bool = False) -> Tree:
         edge=np.zeros((TREES, len(EDGE_ROWS), edges), np.int32),
         wsum=np.zeros((TREES, edges), np.float64),
         prior=np.zeros((TREES, edges), np.float32),
+        won=np.zeros((TREES, edges), np.float64),
         meta=np.full((TREES, len(META_ROWS)), -1, np.int64),
         path=np.zeros(rules.max_actions + 2, np.int64),
         row=np.zeros(raw_fields, np.int64),
