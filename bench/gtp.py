@@ -124,19 +124,20 @@ def opponents(levels, engines) -> list[Player]:
 def match_runs(games: int, visits, programs, search: Player, size: int) -> list:
     """The runs of the match table on ``size``: for each program and mcts visits (the player
     ``search`` at those visits), one run with mcts as Black and one with mcts as White,
-    ``games // 2`` games each (shards of 10 games, so that a stopped match loses little), named
-    ``[NxN-]mctsV[raveK][stop][learned][pvK][exploreC][random][-RULESET]-PROGRAM-mcts-COLOUR``
-    (no ``raveK`` for the search without RAVE, no ``stop`` without the early stop, no
-    ``learned`` with the hand-set priors, no ``pvK`` for the PUCT search (``prior_visits``
-    0), as before they existed; ``exploreC`` where the exploration constant is not the one of
-    its selection, 1 for PUCT and 0 with ``prior_visits``; ``random`` for the random playout;
-    no ``-RULESET`` for jpd_a, no ``NxN-`` on 9x9); every
-    player plays for ``search.play_for``, the program told its komi."""
+    ``games // 2`` games each (shards of 10 games, so that a stopped match loses little),
+    named ``[NxN-]mctsV[raveK][stop][learned][pvK][tactics][exploreC][random][-RULESET]-``
+    ``PROGRAM-mcts-COLOUR`` (no ``raveK`` for the search without RAVE, no ``stop`` without
+    the early stop, no ``learned`` with the hand-set priors, no ``pvK`` for the PUCT search
+    (``prior_visits`` 0), no ``tactics`` without them, as before they existed; ``exploreC``
+    where the exploration constant is not the one of its selection, 1 for PUCT and 0 with
+    ``prior_visits``; ``random`` for the random playout; no ``-RULESET`` for jpd_a, no
+    ``NxN-`` on 9x9); every player plays for ``search.play_for``, the program told its komi."""
     runs = []
     board = "" if size == SIZE else f"{size}x{size}-"
     rave, stop = (f"rave{search.rave:g}" if search.rave else ""), "stop" * search.stop_early
     learned = "learned" if search.prior == "learned" else ""
     pv = f"pv{search.prior_visits:g}" if search.prior_visits else ""
+    pv += "tactics" * search.tactics
     usual = 0.0 if search.prior_visits else 1.0
     explore = f"explore{search.explore:g}" if search.explore != usual else ""
     playout = "" if search.playout == "pattern" else search.playout
@@ -251,6 +252,12 @@ def main() -> None:
         )
         p.add_argument("--explore", type=float, default=Player().explore, help="mcts's explore")
         p.add_argument(
+            "--tactics",
+            action=argparse.BooleanOptionalAction,
+            default=Player().tactics,
+            help="mcts's tactics (ladders and nakade)",
+        )
+        p.add_argument(
             "--playout", choices=PLAYOUTS, default=Player().playout, help="mcts's playout"
         )
         p.add_argument(
@@ -272,6 +279,7 @@ def main() -> None:
         prior=args.prior,
         prior_visits=args.prior_visits,
         explore=args.explore,
+        tactics=args.tactics,
         playout=args.playout,
         play_for=args.ruleset,
     )

@@ -20,9 +20,11 @@ the default komi; wins under jpd_a with Wilson 95% intervals. Games are split am
 the exploration constant C (left out: the default), ``stop`` for ``stop_early`` (left out:
 false, the search before it), ``hand`` for the hand-set priors (left out: the learned
 ones, the default), ``scoreU`` for ``score_utility`` U (left out: 0) and ``pvK`` for
-``prior_visits`` K (left out: the default), e.g. ``mcts1000rave1000explore0.5``,
-``mcts1000rave1000hand``, ``mcts1000rave1000score0.3`` or ``mcts1000rave1000explore1pv0`` (the
-PUCT search, the default before 2026-12-04).
+``prior_visits`` K (left out: the default) and ``notactics`` for ``tactics`` false (left
+out: true, the default), e.g. ``mcts1000rave1000explore0.5``, ``mcts1000rave1000hand``,
+``mcts1000rave1000score0.3``, ``mcts1000rave1000notactics`` (the default of the afternoon of
+2026-12-04) or ``mcts1000rave1000explore1pv0notactics`` (the PUCT search, the default before
+2026-12-04).
 ``--first F`` plays game ids F, F+1, ... of each colour: a second run of a pairing with new
 games.
 """
@@ -54,15 +56,17 @@ from sim.schema import RAW_FIELDS  # noqa: E402
 from sim.selfplay import play_batch  # noqa: E402
 
 PACHI = {"moggy flat": 18_000, "moggy in tree": 13_400, "light flat": 72_000}
-#: mcts self-play rows of ``speed``: the parameters of each (the PUCT search's ``explore`` 1 and
-#: ``prior_visits`` 0 where not the default's); the last is the default player.
-_PUCT = {"explore": 1.0, "prior_visits": 0.0}
+#: mcts self-play rows of ``speed``: the parameters of each (the PUCT search's ``explore`` 1,
+#: ``prior_visits`` 0 and no ``tactics`` where not the default's); the last is the default
+#: player, the one before it the default of the afternoon of 2026-12-04 (no ``tactics``).
+_PUCT = {"explore": 1.0, "prior_visits": 0.0, "tactics": False}
 SELF_PLAY = (
     {"playout": "random", "rave": 0.0, "prior": "hand", **_PUCT},
     {"playout": "pattern", "rave": 0.0, "prior": "hand", **_PUCT},
     {"rave": 1000.0, "stop_early": True, "prior": "hand", **_PUCT},
     {"rave": 1000.0, "prior": "hand", **_PUCT},
     {"rave": 1000.0, **_PUCT},
+    {"tactics": False},
     {},
 )
 PAIRS = (("pattern", "random"), ("mcts1000", "pattern"), ("mcts4000", "mcts1000"))
@@ -74,13 +78,13 @@ def player(name: str) -> Player:
         return Player(name)
     found = re.fullmatch(
         r"mcts(\d+)(?:rave(\d+))?(?:explore([\d.]+))?(stop)?(hand)?(?:score([\d.]+))?"
-        r"(?:pv([\d.]+))?",
+        r"(?:pv([\d.]+))?(notactics)?",
         name,
     )
     if not found:
         sys.exit(
             f"unknown player {name!r}: random, pattern, "
-            "mctsV[raveK][exploreC][stop][hand][scoreU][pvK]"
+            "mctsV[raveK][exploreC][stop][hand][scoreU][pvK][notactics]"
         )
     rave, explore = float(found[2] or 0), float(found[3] or Player().explore)
     visits, stop = int(found[1]), bool(found[4])
@@ -96,17 +100,18 @@ def player(name: str) -> Player:
         prior=prior,
         score_utility=score,
         prior_visits=prior_visits,
+        tactics=not found[8],
     )
 
 
 @njit(cache=True)
-def bare(g, s, rng, params, row, seq, n):
-    """``n`` playouts of ``g`` as a search plays them, without the tree."""
+def bare(g, s, rng, params, tree, n):
+    """``n`` playouts of ``g`` as a search plays them, without the tree (its work space only)."""
     total = 0.0
     for _ in range(n):
         copy_game(s, g)
-        finish(s, rng, params, seq, 0)
-        total += black_value(s, row, params, 0.0)[0]
+        finish(s, rng, params, tree, 0)
+        total += black_value(s, tree.row, params, 0.0)[0]
     return total
 
 
@@ -144,11 +149,11 @@ def speed(games: int, games_mcts: int) -> None:
         for moves in (0, 20, 40):
             start_stream(rng, 1, moves)
             opening(g, rng, moves, setup)
-            bare(g, s, rng, params, tree.row, tree.seq, 10)
+            bare(g, s, rng, params, tree, 10)
             drop_trees(tree)
             search(g, s, tree, rng, params)
             t = time.perf_counter()
-            bare(g, s, rng, params, tree.row, tree.seq, 3 * visits)
+            bare(g, s, rng, params, tree, 3 * visits)
             flat = 3 * visits / (time.perf_counter() - t)
             t = time.perf_counter()
             for _ in range(3):

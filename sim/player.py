@@ -38,6 +38,10 @@ prior_visits    the prior as virtual simulations (Pachi's):    60
                 an edge's value counts 14 at 1/2 and
                 sqrt(P)·prior_visits won ones beside its own;
                 0 (the PUCT search before 2026-12-04)..10^6
+tactics         read ladders (its priors and playouts) and     true (false
+                play the vital point of a small eye space in   before the
+                its playouts (``sim.players.ladder``,          evening of
+                ``sim.players.nakade``)                        2026-12-04)
 *kofight*
 threat_rate     probability of a virtual move (the ko threat)  0.5
                 when the repetition rule bans every recapture
@@ -104,6 +108,7 @@ class Player:
     prior: str = "learned"
     score_utility: float = 0.0
     prior_visits: float = 60.0
+    tactics: bool = True
     command: tuple = ()
     label: str = ""
     genmove_timeout: float = 30.0
@@ -128,6 +133,7 @@ class Player:
             if not (key == "komi_to_engine" and self.komi_to_engine is None):
                 object.__setattr__(self, key, number(key, getattr(self, key), lo, hi))
         flag("stop_early", self.stop_early)
+        flag("tactics", self.tactics)
         command = self.command
         if isinstance(command, str):
             try:
@@ -286,7 +292,7 @@ def _value(key: str, text: str):
             return float(text)
         if key in _INTEGERS:
             return int(text)
-        return {"True": True, "False": False}[text] if key == "stop_early" else text
+        return {"True": True, "False": False}[text] if key in ("stop_early", "tactics") else text
     except (ValueError, KeyError):
         raise OptionError(key, f"cannot be read from {quoted(text)}") from None
 
@@ -320,4 +326,5 @@ LEGACY = {
     "prior": "hand",
     "score_utility": 0.0,
     "prior_visits": 0.0,
+    "tactics": False,
 }

@@ -71,6 +71,7 @@ PLAYER_TABLE = {
             "prior",
             "score_utility",
             "prior_visits",
+            "tactics",
         ),
         True,
     ),

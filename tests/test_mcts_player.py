@@ -389,3 +389,20 @@ def test_a_player_with_the_score_utility_names_it_and_plays_reproducibly():
     whole, _ = play_batch(rules, seed=2, game_ids=np.arange(4), black=scored, white=SMALL)
     part, _ = play_batch(rules, seed=2, game_ids=np.arange(2, 4), black=scored, white=SMALL)
     assert whole["actions"][2:].tolist() == part["actions"].tolist()
+
+
+def test_tactics_change_the_search_and_stay_reproducible():
+    """With ``tactics`` (ladders read in the priors and playouts, nakade played in the
+    playouts) the search's games differ from those without, and each depends on (seed, game
+    id) alone."""
+    rules, ids = Rules(7), np.arange(3)
+    games = {}
+    for tactics in (True, False):
+        p = Player("mcts", visits=150, tactics=tactics)
+        _, moves = play_batch(rules, seed=8, game_ids=ids, black=p, white=p, record_moves=True)
+        _, again = play_batch(
+            rules, seed=8, game_ids=ids[::-1], black=p, white=p, record_moves=True
+        )
+        assert [m.tolist() for m in moves] == [m.tolist() for m in again[::-1]]
+        games[tactics] = [m.tolist() for m in moves]
+    assert games[True] != games[False]

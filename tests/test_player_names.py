@@ -31,6 +31,7 @@ SAMPLES = [
         prior_visits=12.5,
     ),
     Player("mcts", visits=16, explore=1, prior_visits=0),  # the PUCT search: no prior_visits
+    Player("mcts", visits=16, tactics=False),  # the search of the afternoon of 2026-12-04
     Player("kofight"),
     Player("kofight", threat_rate=0.2, playout="random"),
     Player("gtp", command="gnugo --mode gtp --level 1"),
@@ -77,14 +78,16 @@ def test_a_legacy_parameter_left_out_takes_its_legacy_value():
         "prior",
         "score_utility",
         "prior_visits",
+        "tactics",
     }
     plain = "mcts(visits=16,playout=pattern,play_for=jpd_a,resign_below=0,explore=1)"
     assert Player.from_name(plain).rave == 0.0 != Player("mcts").rave
     assert Player.from_name(plain).prior == "hand"
     assert Player.from_name(plain).score_utility == 0.0
     assert Player.from_name(plain).prior_visits == 0.0 != Player("mcts").prior_visits
+    assert not Player.from_name(plain).tactics and Player("mcts").tactics
     learned = Player("mcts", visits=16, prior="learned")
-    assert learned.name.endswith(",prior=learned,prior_visits=60)")
+    assert learned.name.endswith(",prior=learned,prior_visits=60,tactics=True)")
     assert Player.from_name(learned.name) == learned
     katago = Player.from_name(Player("katago", command="k", model="m").name)
     assert katago.sample_moves == 0 and katago.visits == 1000 and katago.config is None

@@ -5,13 +5,15 @@ the reference covers its legality under every rule, tests/test_engine_vs_referen
 
 import numpy as np
 
-from sim.engine.state import BLACK, INTERIOR, PENDING_PASS, ST, WHITE
+from sim.engine.state import BLACK, INTERIOR, PENDING_PASS, ST, WHITE, new_state
 from sim.player import Player
 from sim.players import pattern as P
 from sim.players import prior
+from sim.players.ladder import new_line
 from sim.rules import Rules
 from sim.selfplay import play_batch
 from tests.conftest import numba_game as Game
+from tests.test_ladder import python_ladder_caught
 from tests.test_pattern_player import (
     after_move,
     chain,
@@ -46,6 +48,12 @@ def python_features(board, n, i, c, last, own):
     new, _ = after_move(board, n, i, c)
     if saved and len(liberties(new, n, chain(new, n, i))) < 2:
         saved = 0
+    self_atari = python_bad_self_atari(board, n, i, c)
+    runners = [
+        j for j in neighbours if board[j] == c and liberties(board, n, chain(board, n, j)) == {i}
+    ]
+    if saved and python_ladder_caught(board, n, runners[0]):
+        saved, self_atari = 0, True  # a save caught in a ladder anyway
 
     def near(base, point):
         if point is None:
@@ -61,7 +69,7 @@ def python_features(board, n, i, c, last, own):
         named("capture", captured),
         named("save", saved),
         named("atari", biggest(3 - c, 2)),
-        "self_atari" if python_bad_self_atari(board, n, i, c) else None,
+        "self_atari" if self_atari else None,
         near("last", last),
         near("own", own),
         f"line_{line}" if line <= 4 else None,
@@ -70,6 +78,7 @@ def python_features(board, n, i, c, last, own):
 
 def test_features_against_a_python_count():
     n = 7
+    board_, line = new_state(Rules(n), False), new_line()
     for policy in ("random", "pattern"):
         _, moves = play_batch(
             Rules(n), seed=5, game_ids=np.arange(6), black=policy, white=policy, record_moves=True
@@ -82,7 +91,8 @@ def test_features_against_a_python_count():
                     board = game.board()
                     for i in (i for i in range(n * n) if board[i] == 0):
                         for c in (BLACK, WHITE):
-                            got = prior.move_features(game.state, game.state.pt[INTERIOR, i], c)
+                            p = game.state.pt[INTERIOR, i]
+                            got = prior.move_features(game.state, p, c, board_, line, True)
                             names = [None if f < 0 else prior.FEATURES[f] for f in got[1:]]
                             want = python_features(board, n, i, c, last[3 - c], last[c])
                             assert (int(got[0]), *names) == want, (k, i, c)

@@ -45,8 +45,10 @@ from sim.engine.state import (  # noqa: E402
     PLAIN,
     ST,
     TO_MOVE,
+    new_state,  # noqa: E402
 )
 from sim.players import prior  # noqa: E402
+from sim.players.ladder import new_line  # noqa: E402
 from sim.players.mcts import HAND_PASS, hand_prior  # noqa: E402
 from sim.players.pattern import colours_swapped  # noqa: E402
 
@@ -55,7 +57,7 @@ PASS_FIRST, PASS_ANSWER = prior.F["pass_first"], prior.F["pass_answer"]
 
 
 @njit(cache=True)
-def _candidates(s, feats, hand):
+def _candidates(s, feats, hand, b, line):
     """The candidates of the position ``s``: their points (PLAIN index, -1 for pass) and
     features (rows of ``feats``) and the hand-set prior (``hand``); returns their number."""
     c = s.tab[ST, TO_MOVE]
@@ -64,7 +66,7 @@ def _candidates(s, feats, hand):
     for i in range(s.tab[ST, N_EMPTY]):
         p = s.pt[EMPTIES, i]
         if prior.is_candidate(s, p, c, pending):
-            f = prior.move_features(s, p, c)
+            f = prior.move_features(s, p, c, b, line, True)
             feats[k, 0] = s.pt[PLAIN, p]
             for j in range(len(f)):
                 feats[k, 1 + j] = f[j]
@@ -89,6 +91,7 @@ def positions(run_dirs):
         n2 = cfg.rules.board_size**2
         feats = np.zeros((n2 + 1, 2 + prior.GROUPS), np.int64)
         hand = np.zeros(n2 + 1)
+        board, line = new_state(cfg.rules, False), new_line()
         for shard in sorted(state.moves_shards):
             table = read_part(run_dir / MOVES / part_name(shard)).to_pylist()
             for row in table:
@@ -97,7 +100,7 @@ def positions(run_dirs):
                     if action < 0 and action not in (PASS, VIRTUAL):
                         break  # a resignation or a pause's settling: no more choices
                     if action != VIRTUAL:
-                        k = _candidates(game.state, feats, hand)
+                        k = _candidates(game.state, feats, hand, board, line)
                         points = feats[:k, 0]
                         chosen = np.flatnonzero(points == (-1 if action == PASS else action))
                         if len(chosen):

@@ -6,13 +6,15 @@ printed as markdown.
 
 ``play`` plays each study (default: all of ``studies()``) with ``sim.run.runner.run`` into
 ``results/komi/<study>``, completing a folder a killed ``play`` left (the runs resume like
-every run). A study whose players search comes once per search of ``SEARCHES``: ``NAME``
-with the default search (RAVE, the learned priors, the priors as 60 virtual simulations:
-2026-12-04), ``NAME-puct`` with the PUCT search of 2026-12-03 (``explore = 1``,
-``prior_visits = 0``), and variants of that one: ``NAME-score`` (``score_utility = 0.3``),
-``NAME-rave100``, ``NAME-norave-learned``, ``NAME-hand`` (the search of 2026-12-02: the
-hand-set priors), ``NAME-stop`` (the morning of 2026-12-02: the early stop) and
-``NAME-norave`` (2026-12-01: no RAVE). ``tables`` prints, from the folders there:
+every run). A study whose players search comes once per search of ``SEARCHES``: ``NAME`` with
+the default search (RAVE, the learned priors, the priors as 60 virtual simulations, ladders and
+nakade: the evening of 2026-12-04), ``NAME-pv60`` with that search without ladders and nakade
+(``tactics = false``: the afternoon of 2026-12-04), ``NAME-puct`` with the PUCT search of
+2026-12-03 (``explore = 1``, ``prior_visits = 0``, ``tactics = false``), and variants of that
+one: ``NAME-score`` (``score_utility = 0.3``), ``NAME-rave100``, ``NAME-norave-learned``,
+``NAME-hand`` (the search of 2026-12-02: the hand-set priors), ``NAME-stop`` (the morning of
+2026-12-02: the early stop) and ``NAME-norave`` (2026-12-01: no RAVE). ``tables`` prints,
+from the folders there:
 
 1. the fitted fair komi (Chinese area) against visits on the solved boards 5x5, 6x6 and 7x7
    (``configs/komi_5x5.toml`` and its siblings, the visits changed), for each search;
@@ -95,12 +97,13 @@ def studies() -> dict:
 
 
 #: The PUCT selection, the default search's before 2026-12-04 (every search below but the
-#: default is a variant of it).
-PUCT = {"explore": 1.0, "prior_visits": 0.0}
+#: first two is a variant of it), which read no ladders.
+PUCT = {"explore": 1.0, "prior_visits": 0.0, "tactics": False}
 #: The searches a study is played with: study suffix -> (run name suffix, the parameters that
 #: differ from the default search).
 SEARCHES = {
-    "": ("_rave_nostop_learned_pv60", {}),
+    "": ("_rave_nostop_learned_pv60_tactics", {}),
+    "-pv60": ("_rave_nostop_learned_pv60", {"tactics": False}),
     "-puct": ("_rave_nostop_learned", PUCT),
     "-score": ("_rave_nostop_learned_score0.3", {**PUCT, "score_utility": 0.3}),
     "-rave100": ("_rave100_nostop_learned", {**PUCT, "rave": 100.0}),
@@ -111,7 +114,8 @@ SEARCHES = {
 }
 #: The tables' name of each search, by study suffix.
 SEARCH_LABEL = {
-    "": "learned priors, prior visits 60",
+    "": "learned priors, prior visits 60, ladders and nakade",
+    "-pv60": "learned priors, prior visits 60",
     "-puct": "learned priors",
     "-score": "learned priors, score utility 0.3",
     "-rave100": "learned priors, RAVE equivalence 100",

@@ -9,7 +9,8 @@ through real moves, pass and the virtual move (all three are actions of the tree
 gets its edges on its second visit (``_expand``: every legal real move that does not fill
 the mover's own eye, pass, virtual; priors ``hand_prior``, or with ``prior = "learned"`` the
 gammas of ``sim.players.prior``); a new node ends the descent; the
-playout policy plays the game to its end; the value goes back up the path. The move played is
+playout policy plays the game to its end (with ``tactics`` the pattern playout reads ladders
+and plays nakade: ``finish``); the value goes back up the path. The move played is
 the root's most visited edge. With RAVE (``rave`` > 0) each node of the path also backs up the
 value into the all-moves-as-first statistics of the edges its mover played first later in the
 simulation (``_amaf``), which ``_select`` blends into the edge's value. With ``stop_early``
@@ -78,6 +79,7 @@ from sim.players.params import (
     K_RESIGN,
     K_SCORE_UTILITY,
     K_STOP_EARLY,
+    K_TACTICS,
     K_VISITS,
     LEARNED_PRIOR,
     PATTERN_PLAYOUT,
@@ -138,11 +140,15 @@ def hand_prior(s, p, c):
 
 
 @njit(cache=True, _nrt=False)
-def _expand(tree, t, s, nd, learned, prior_visits):
+def _expand(tree, t, s, nd, params):
     """Give node ``nd`` (the position of ``s``) its edges; False if the arrays are full.
-    ``learned``: the priors of ``sim.players.prior`` (pass and virtual both a first pass's,
-    or an answer's), else the hand-set ones; each edge's won virtual simulations
-    ``sqrt(P) prior_visits`` (none where P is below ``MIN_PRIOR``)."""
+    With ``prior = "learned"`` the priors of ``sim.players.prior`` (reading ladders with
+    ``tactics``; pass and virtual both a first pass's, or an answer's), else the hand-set
+    ones; each edge's won virtual simulations ``sqrt(P) prior_visits`` (none where P is below
+    ``MIN_PRIOR``)."""
+    learned = params[K_PRIOR] == LEARNED_PRIOR
+    ladders = params[K_TACTICS] != 0.0
+    prior_visits = params[K_PRIOR_VISITS]
     n_edges = tree.edge.shape[2]
     first = tree.meta[t, USED_EDGES]
     if first + s.tab[ST, N_EMPTY] + 2 > n_edges:
@@ -156,7 +162,10 @@ def _expand(tree, t, s, nd, learned, prior_visits):
         if is_candidate(s, p, c, pending):
             tree.edge[t, ACT, e] = p
             if learned:
-                tree.prior[t, e] = np.exp(move_weight(s, p, c, tree.pattern, tree.features))
+                weight = move_weight(
+                    s, p, c, tree.pattern, tree.features, tree.board, tree.line, ladders
+                )
+                tree.prior[t, e] = np.exp(weight)
             else:
                 tree.prior[t, e] = hand_prior(s, p, c)
             e += 1
@@ -262,13 +271,18 @@ def _take(s, action, code):
 
 
 @njit(cache=True, _nrt=False)
-def finish(s, rng, params, seq, k):
-    """Play ``s`` to its end with the playout policy (no voluntary virtual moves), writing each
-    real move's point and colour into ``seq`` from step ``k`` on while it has room (none
-    without RAVE); returns the steps written."""
+def finish(s, rng, params, tree, k):
+    """Play ``s`` to its end with the playout policy (no voluntary virtual moves; with
+    ``tactics`` the pattern playout reads ladders and plays nakade, on the tree's scratch
+    board), writing each real move's point and colour into ``tree.seq`` from step ``k`` on
+    while it has room (none without RAVE); returns the steps written."""
+    seq = tree.seq
     pattern = params[K_PLAYOUT] == PATTERN_PLAYOUT
+    tactics = params[K_TACTICS] != 0.0
     while s.tab[ST, ENDING] == 0:
-        if pattern:
+        if pattern and tactics:
+            action, code = pattern_move(s, rng, 0.0, tree.board, tree.line)
+        elif pattern:
             action, code = pattern_move(s, rng, 0.0)
         else:
             action, code = random_move(s, rng, 0.0)
@@ -343,7 +357,6 @@ def search(g, s, tree, rng, params):
     tree.owned[t] = 0
     tree.meta[t, SCORED] = 0
     stop_early = params[K_STOP_EARLY] != 0.0
-    learned = params[K_PRIOR] == LEARNED_PRIOR
     margins, scored_runs = 0.0, 0  # the score utility's centre: their mean so far
     for i in range(visits):
         if stop_early and _decided(tree, t, root, visits - i):
@@ -352,7 +365,7 @@ def search(g, s, tree, rng, params):
         nd = root
         depth = 0
         while s.tab[ST, ENDING] == 0:
-            if tree.node[t, COUNT, nd] < 0 and not _expand(tree, t, s, nd, learned, prior_visits):
+            if tree.node[t, COUNT, nd] < 0 and not _expand(tree, t, s, nd, params):
                 break  # no room: the playout starts here
             e = _select(tree, t, nd, explore, rave, prior_visits)
             path[depth] = e
@@ -374,7 +387,7 @@ def search(g, s, tree, rng, params):
                     tree.edge[t, CHILD, e] = new_node(tree, t)
                 break  # a new node: the playout starts here
             nd = child
-        steps = finish(s, rng, params, seq, depth)
+        steps = finish(s, rng, params, tree, depth)
         centre = margins / scored_runs if scored_runs > 0 else 0.0
         value, margin, scored = black_value(s, tree.row, params, centre)
         if scored:

@@ -25,6 +25,7 @@ ROW = (
     "prior",
     "score_utility",
     "prior_visits",
+    "tactics",
 )
 (
     K_KIND,
@@ -40,6 +41,7 @@ ROW = (
     K_PRIOR,
     K_SCORE_UTILITY,
     K_PRIOR_VISITS,
+    K_TACTICS,
 ) = range(len(ROW))
 N_K = len(ROW)
 
@@ -61,5 +63,6 @@ def kernel_parameters(player, rules) -> list:
         "prior": PRIORS.index(player.prior),
         "score_utility": player.score_utility,
         "prior_visits": player.prior_visits,
+        "tactics": player.tactics,
     }
     return [float(values[name]) for name in ROW]

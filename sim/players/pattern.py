@@ -49,12 +49,15 @@ from sim.engine.state import (
     slot,
 )
 from sim.players.capture import largest_capture
+from sim.players.ladder import caught_running
+from sim.players.nakade import vital_point
 from sim.players.random import draw_safe, fills_own_eye
 from sim.players.stream import below, uniform
 from sim.players.tactics import MANY, bad_self_atari, judge_counted, liberties_after
 
 # The steps of docs/rules.md §11 (``pattern_choice`` says which one chose the action).
 STEP_VIRTUAL, STEP_CAPTURE, STEP_SAVE, STEP_PATTERN, STEP_RANDOM = 0, 1, 2, 3, 5
+STEP_NAKADE = 6  # the search's playouts only, between steps 2 and 3
 
 #: The 3x3 patterns (MoGo's, as Pachi's playout/moggy.c writes them), the point to play in the
 #: middle: X the mover's stone, O the opponent's, ``.`` empty, ``#`` the edge, ``?`` anything,
@@ -169,15 +172,19 @@ def matches_at(pt, p, w, c):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _save_chain(g, h, c):
+def _save_chain(g, h, c, board, line):
     """Step 2 for the own chain ``h`` in atari: its liberty if that leaves two or more
-    liberties, else a capture of an adjacent opponent chain in atari (not at that liberty:
+    liberties (and, reading ladders, ``board`` not None, the chain is not caught in a ladder
+    anyway), else a capture of an adjacent opponent chain in atari (not at that liberty:
     there it is the same move), largest first (equal sizes: the lower head point first)."""
     pt = g.pt
     w = g.tab[ST, W]
     o = opponent(c)
     lib = pt[LIBSUM, h] // pt[PLIB, h]
-    if liberties_after(g, lib, c)[0] == MANY:
+    runs = liberties_after(g, lib, c)[0] == MANY
+    if runs and board is not None:
+        runs = not caught_running(board, g, h, line)
+    if runs:
         code = judge_counted(g, lib, c)
         if code == OK or code == OK_CYCLE:
             return lib, code
@@ -209,7 +216,7 @@ def _save_chain(g, h, c):
 
 
 @njit(cache=True, _nrt=False)
-def _save(g, last, c):
+def _save(g, last, c, board, line):
     """Step 2: the own chains in atari next to ``last``, largest first (equal sizes: in the
     order above, left, right, below)."""
     pt = g.pt
@@ -231,7 +238,7 @@ def _save(g, last, c):
             q = neighbour(last, w, side)
             if pt[COLOR, q] == c and pt[HEAD, q] == h:
                 tried |= 1 << side
-        p, code = _save_chain(g, h, c)
+        p, code = _save_chain(g, h, c, board, line)
         if p != PASS:
             return p, code
 
@@ -270,9 +277,11 @@ def _pattern(g, rng, last, c):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def pattern_choice(g, rng, virtual_rate):
+def pattern_choice(g, rng, virtual_rate, board=None, line=None):
     """The pattern player's action, its ``judge`` verdict and the step that chose it
-    (STEP_*; see the module docstring)."""
+    (STEP_*; see the module docstring). With a scratch ``board`` and ``line``
+    (``sim.players.ladder``; the search's playouts) step 2 reads ladders and a nakade step
+    follows it (``sim.players.nakade``, ``line``'s first row its work space)."""
     if virtual_rate > 0.0 and uniform(rng) < virtual_rate:
         return VIRTUAL, OK, STEP_VIRTUAL
     c = g.tab[ST, TO_MOVE]
@@ -281,9 +290,15 @@ def pattern_choice(g, rng, virtual_rate):
         return best, verdict, STEP_CAPTURE
     last = g.tab[ST, slot(LAST_POINT, opponent(c))]
     if last > 0:
-        p, verdict = _save(g, last, c)
+        p, verdict = _save(g, last, c, board, line)
         if p != PASS:
             return p, verdict, STEP_SAVE
+        if board is not None:
+            p = vital_point(g, last, c, line[0])
+            if p >= 0:
+                verdict = judge_counted(g, p, c)
+                if verdict == OK or verdict == OK_CYCLE:
+                    return p, verdict, STEP_NAKADE
         p, verdict = _pattern(g, rng, last, c)
         if p != PASS:
             return p, verdict, STEP_PATTERN
@@ -292,7 +307,8 @@ def pattern_choice(g, rng, virtual_rate):
 
 
 @njit(cache=True, _nrt=False)
-def pattern_move(g, rng, virtual_rate):
-    """The pattern player's action and its ``judge`` verdict (docs/rules.md §11)."""
-    action, verdict, _ = pattern_choice(g, rng, virtual_rate)
+def pattern_move(g, rng, virtual_rate, board=None, line=None):
+    """The pattern player's action and its ``judge`` verdict (docs/rules.md §11; ``board``,
+    ``line``: ``pattern_choice``'s)."""
+    action, verdict, _ = pattern_choice(g, rng, virtual_rate, board, line)
     return action, verdict

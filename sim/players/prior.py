@@ -7,9 +7,10 @@ A real move's features (``move_features``): its 3x3 neighbourhood (the 8-neighbo
 ``sim.players.pattern``, one weight per code, equal over rotations and reflections, read in
 the mover's colours) and at most one of each tactical group of ``FEATURES``: the stones it
 captures, an own chain in atari it saves, an opponent chain it puts in atari, a self-atari the
-pattern player refuses, its distance to the opponent's and to the mover's last real moves
-(Coulom's ``dx + dy + max(dx, dy)``), its line from the edge. A pass has one weight, another
-when it answers a pass. The weights are the logarithms of the gammas.
+pattern player refuses (reading ladders, also a save that a ladder catches anyway), its
+distance to the opponent's and to the mover's last real moves (Coulom's ``dx + dy + max(dx,
+dy)``), its line from the edge. A pass has one weight, another when it answers a pass. The
+weights are the logarithms of the gammas.
 """
 
 import functools
@@ -33,6 +34,7 @@ from sim.engine.state import (
     opponent,
     slot,
 )
+from sim.players.ladder import caught_running
 from sim.players.pattern import AROUND, around, colours_swapped
 from sim.players.random import fills_own_eye
 from sim.players.tactics import MANY, bad_self_atari, liberties_after, other_liberty
@@ -123,17 +125,20 @@ def _near(p, q, w, first):
 
 
 @njit(cache=True, _nrt=False)
-def move_features(s, p, c):
+def move_features(s, p, c, b, line, ladders):
     """The features of colour ``c``'s real move at the empty ``p``: (its 8-neighbourhood code
     in board colours, then the index in ``FEATURES`` of each group it has, -1 where none:
-    capture, save, atari, self-atari, last move's distance, own last move's distance, line)."""
+    capture, save, atari, self-atari, last move's distance, own last move's distance, line).
+    Reading ``ladders``, a save whose chain is caught in a ladder anyway
+    (``sim.players.ladder``; ``b``, ``line``: its scratch board and line) is a self-atari, not
+    a save."""
     pt = s.pt
     w = s.tab[ST, W]
     o = opponent(c)
     code = 0
     for d in range(8):
         code |= pt[COLOR, around(p, w, d)] << (2 * d)
-    captured, saved, atari = 0, 0, 0
+    captured, saved, atari, runner = 0, 0, 0, -1
     for side in range(4):
         q = neighbour(p, w, side)
         cq = pt[COLOR, q]
@@ -145,12 +150,16 @@ def move_features(s, p, c):
                 atari = max(atari, pt[CSIZE, h])
         elif cq == c and in_atari_at(pt, pt[HEAD, q], p):
             saved = max(saved, pt[CSIZE, pt[HEAD, q]])
+            runner = q
     capture = -1 if captured == 0 else _CAPTURE + min(captured, 2) - 1
     save = -1
-    if saved > 0 and liberties_after(s, p, c)[0] == MANY:
-        save = _SAVE + min(saved, 2) - 1
-    put = -1 if atari == 0 else _ATARI + min(atari, 2) - 1
     self_atari = _SELF_ATARI if bad_self_atari(s, p, c) else -1
+    if saved > 0 and liberties_after(s, p, c)[0] == MANY:
+        if ladders and caught_running(b, s, runner, line):
+            self_atari = _SELF_ATARI
+        else:
+            save = _SAVE + min(saved, 2) - 1
+    put = -1 if atari == 0 else _ATARI + min(atari, 2) - 1
     last = _near(p, s.tab[ST, slot(LAST_POINT, o)], w, _LAST)
     own = _near(p, s.tab[ST, slot(LAST_POINT, c)], w, _OWN)
     size = w - 2
@@ -160,9 +169,9 @@ def move_features(s, p, c):
 
 
 @njit(cache=True, _nrt=False)
-def move_weight(s, p, c, pattern, features):
+def move_weight(s, p, c, pattern, features, b, line, ladders):
     """The logarithm of the gamma of ``c``'s real move at ``p`` (``move_features``)."""
-    f = move_features(s, p, c)
+    f = move_features(s, p, c, b, line, ladders)
     total = pattern[colour_row(c), f[0]]
     for i in range(1, GROUPS + 1):
         if f[i] >= 0:

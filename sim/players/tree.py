@@ -19,8 +19,9 @@ import numpy as np
 from numba import njit
 
 from sim.engine.board import is_stone
-from sim.engine.state import BLACK, COLOR, INTERIOR, LAB, ST, WHITE, N, opponent
+from sim.engine.state import BLACK, COLOR, INTERIOR, LAB, ST, WHITE, N, new_state, opponent
 from sim.players import prior
+from sim.players.ladder import new_line
 
 DEAD_SHARE = 0.7  # a stone is dead if this share of the last search's playouts lost its point
 
@@ -61,6 +62,8 @@ Tree = namedtuple(
         "pattern",  # float64[TREES, 4**8]: the learned priors' weight of each 8-neighbourhood
         # code for each mover (``sim.players.prior``; read, never written)
         "features",  # float64[len(prior.FEATURES)]: their tactical features' weights
+        "board",  # a scratch state: the ladders the priors read (``sim.players.ladder``)
+        "line",  # the work space of a ladder read (``sim.players.ladder.new_line``)
     ],
 )
 
@@ -89,6 +92,8 @@ def new_tree(rules, visits: int, raw_fields: int, rave: bool = False) -> Tree:
         first=np.zeros((rules.board_size + 2) ** 2 if rave else 0, np.int64),
         pattern=pattern,
         features=features,
+        board=new_state(rules, False),
+        line=new_line(),
     )
 
 
