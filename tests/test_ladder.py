@@ -94,24 +94,31 @@ def test_a_ladder_is_caught_on_an_open_board_and_escapes_past_a_breaker_or_by_a_
         assert caught(game, RUNNER) == want, stones
 
 
-def test_the_reader_against_python_on_every_chain_in_atari_of_random_and_pattern_games():
-    read = 0
-    for n, policy in ((7, "pattern"), (9, "random"), (9, "pattern")):
+def positions_of_games(settings, seed, games):
+    """(size, game, board) before every action of ``games`` recorded games of each
+    ``settings`` (size, the policy of both colours)."""
+    for n, policy in settings:
         _, moves = play_batch(
-            Rules(n), seed=11, game_ids=np.arange(8), black=policy, white=policy,
+            Rules(n), seed=seed, game_ids=np.arange(games), black=policy, white=policy,
             record_moves=True,
         )  # fmt: skip
         for actions in moves:
             game = Game(n)
             for action in actions.tolist():
-                board = game.board()
-                heads = {min(chain(board, n, p)) for p in range(n * n) if board[p]}
-                for p in heads:
-                    if len(liberties(board, n, chain(board, n, p))) == 1:
-                        assert caught(game, p) == python_ladder_caught(board, n, p), (n, p)
-                        read += 1
+                yield n, game, game.board()
                 if game.play(action) is not None:
                     break
+
+
+def test_the_reader_against_python_on_every_chain_in_atari_of_random_and_pattern_games():
+    read = 0
+    settings = ((7, "pattern"), (9, "random"), (9, "pattern"))
+    for n, game, board in positions_of_games(settings, 11, 8):
+        heads = {min(chain(board, n, p)) for p in range(n * n) if board[p]}
+        for p in heads:
+            if len(liberties(board, n, chain(board, n, p))) == 1:
+                assert caught(game, p) == python_ladder_caught(board, n, p), (n, p)
+                read += 1
     assert read > 200  # the games put many chains in atari
 
 

@@ -9,10 +9,9 @@ from sim.engine.state import INTERIOR, LAST_POINT, PLAIN, ST, new_state, slot
 from sim.players import pattern as P
 from sim.players.ladder import new_line
 from sim.players.nakade import NAKADE_AREA, vital_point
-from sim.rules import Rules
-from sim.selfplay import play_batch
 from tests.conftest import new_game
 from tests.conftest import numba_game as Game
+from tests.test_ladder import positions_of_games
 from tests.test_pattern_player import around_points, rng, vertex
 
 
@@ -108,22 +107,13 @@ def test_the_vital_point_of_each_shape(shape):
 
 def test_vital_point_against_python_after_every_move_of_random_and_pattern_games():
     found = 0
-    for n, policy in ((7, "random"), (7, "pattern"), (9, "pattern")):
-        _, moves = play_batch(
-            Rules(n), seed=3, game_ids=np.arange(6), black=policy, white=policy,
-            record_moves=True,
-        )  # fmt: skip
-        for actions in moves:
-            game = Game(n)
-            for action in actions.tolist():
-                board = game.board()
-                for last in (q for q in range(n * n) if board[q]):
-                    c = 3 - board[last]
-                    want = python_vital_point(board, n, last, c)
-                    assert numba_vital_point(game, last, c) == want, (n, last)
-                    found += want is not None
-                if game.play(action) is not None:
-                    break
+    settings = ((7, "random"), (7, "pattern"), (9, "pattern"))
+    for n, game, board in positions_of_games(settings, 3, 6):
+        for last in (q for q in range(n * n) if board[q]):
+            c = 3 - board[last]
+            want = python_vital_point(board, n, last, c)
+            assert numba_vital_point(game, last, c) == want, (n, last)
+            found += want is not None
     assert found > 20  # the games made eye spaces with a vital point
 
 
