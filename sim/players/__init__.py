@@ -10,7 +10,9 @@ the action (``history.apply_action``). Player kinds are named in ``sim.schema.PL
 - ``pattern`` (``sim.players.pattern``): a heavy playout policy (capture, save, MoGo's 3x3
   patterns, no self-atari; ``sim.players.tactics`` counts the liberties a move would leave);
 - ``mcts`` (``sim.players.mcts``): tree search with the random or pattern playout; it also
-  takes the simulations' state and the trees (``mcts_move(g, s, tree, rng, params)``).
+  takes the simulations' state and the trees (``mcts_move(g, s, tree, rng, params)``); with
+  ``tactics`` it reads ladders (``sim.players.ladder``) and plays nakade
+  (``sim.players.nakade``).
 """
 
 import sim.engine  # noqa: F401  (its indexing and inlining hold for these kernels too)
