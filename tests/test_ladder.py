@@ -123,16 +123,17 @@ def test_the_reader_against_python_on_every_chain_in_atari_of_random_and_pattern
 
 
 def test_the_searchs_playout_does_not_run_a_chain_a_ladder_catches():
-    """Step 2 of the pattern playout (docs/rules.md §11) with a scratch board (the search's
-    playouts) leaves a chain that a ladder catches where it stands; without one (the pattern
-    player) it runs, and both run past a ladder breaker."""
+    """Step 2 of the pattern playout (docs/rules.md §11) with a scratch board and ``tactics``
+    (the search's playouts) leaves a chain that a ladder catches where it stands; without
+    them (the pattern player, the search with ``tactics = false``) it runs, and all run past
+    a ladder breaker."""
     opened = LADDER.replace("..XOX....", "..XO.....")  # then Black E5 puts D5 in atari
     for stones, caught_here in (((), True), (((7, 2),), False)):
         diagram = with_stones(opened, stones)
         for seed in range(20):
-            for reads in (False, True):
+            for board, tactics in ((False, False), (True, False), (True, True)):
                 game = new_game(Game, diagram=diagram, moves=["E5"])
-                scratch = (new_state(game.rules, False), new_line()) if reads else (None, None)
-                action, _, step = P.pattern_choice(game.state, rng(seed), 0.0, *scratch)
+                scratch = (new_state(game.rules, False), new_line()) if board else (None, None)
+                action, _, step = P.pattern_choice(game.state, rng(seed), 0.0, *scratch, tactics)
                 saved = (vertex(game, action), int(step)) == ("D4", P.STEP_SAVE)
-                assert saved == (not (reads and caught_here)), (stones, reads)
+                assert saved == (not (tactics and caught_here)), (stones, board, tactics)

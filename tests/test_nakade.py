@@ -130,12 +130,12 @@ OO.......
 """  # then Black E5 and White B8: White's bent three A9 B9 A8, its vital point A9
 
 
-def test_the_searchs_playout_plays_the_vital_point_and_the_pattern_player_does_not():
+def test_the_searchs_playout_plays_the_vital_point_with_tactics_only():
     for seed in range(20):
-        for reads in (False, True):
+        for board, tactics in ((False, False), (True, False), (True, True)):
             game = new_game(Game, diagram=CORNER, moves=["E5", "B8"])
             assert game.state.tab[ST, slot(LAST_POINT, 2)] == game.state.pt[INTERIOR, 10]
-            scratch = (new_state(game.rules, False), new_line()) if reads else (None, None)
-            action, _, step = P.pattern_choice(game.state, rng(seed), 0.0, *scratch)
+            scratch = (new_state(game.rules, False), new_line()) if board else (None, None)
+            action, _, step = P.pattern_choice(game.state, rng(seed), 0.0, *scratch, tactics)
             nakade = (vertex(game, action), int(step)) == ("A9", P.STEP_NAKADE)
-            assert nakade == reads
+            assert nakade == tactics

@@ -76,12 +76,19 @@ def _can_capture_next(pt, h, w):
 
 
 @njit(cache=True, _nrt=False)
+def _play(b, p, c):
+    """``play_stone`` on the scratch board, compiled once for the whole reader (it is inlined
+    wherever it is called)."""
+    play_stone(b, p, c)
+
+
+@njit(cache=True, _nrt=False)
 def _replay(b, g, c, line, k):
     """The board of ``g`` with the first ``k`` moves of ``line`` played on it, colour ``c``
     first, the colours alternating."""
     copy_board(b, g)
     for i in range(k):
-        play_stone(b, line[MOVE, i], c if i % 2 == 0 else opponent(c))
+        _play(b, line[MOVE, i], c if i % 2 == 0 else opponent(c))
 
 
 @njit(cache=True, _nrt=False)
@@ -95,7 +102,7 @@ def _run(b, p, line, k):
     if k + 2 > line.shape[1] or _can_capture_next(pt, h, w):
         return ESCAPED
     line[MOVE, k] = pt[LIBSUM, h] // pt[PLIB, h]
-    play_stone(b, line[MOVE, k], c)
+    _play(b, line[MOVE, k], c)
     if pt[COLOR, p] != c:  # a suicide
         return CAUGHT
     n, x, y = _liberties(pt, pt[HEAD, p], w)
@@ -138,7 +145,7 @@ def caught_running(b, g, p, line):
                 _replay(b, g, c, line, k)
             a = line[CHOICE + i, k]
             line[MOVE, k] = a
-            play_stone(b, a, opponent(c))
+            _play(b, a, opponent(c))
             left -= 1
             if b.pt[COLOR, a] != EMPTY and has_one_liberty(b.pt, b.pt[HEAD, p]):
                 k += 1

@@ -280,10 +280,8 @@ def finish(s, rng, params, tree, k):
     pattern = params[K_PLAYOUT] == PATTERN_PLAYOUT
     tactics = params[K_TACTICS] != 0.0
     while s.tab[ST, ENDING] == 0:
-        if pattern and tactics:
-            action, code = pattern_move(s, rng, 0.0, tree.board, tree.line)
-        elif pattern:
-            action, code = pattern_move(s, rng, 0.0)
+        if pattern:  # one compiled playout for both: the board given, read only with tactics
+            action, code = pattern_move(s, rng, 0.0, tree.board, tree.line, tactics)
         else:
             action, code = random_move(s, rng, 0.0)
         if action >= 0 and k < seq.shape[1]:

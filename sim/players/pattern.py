@@ -172,17 +172,18 @@ def matches_at(pt, p, w, c):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _save_chain(g, h, c, board, line):
+def _save_chain(g, h, c, board, line, tactics):
     """Step 2 for the own chain ``h`` in atari: its liberty if that leaves two or more
-    liberties (and, reading ladders, ``board`` not None, the chain is not caught in a ladder
-    anyway), else a capture of an adjacent opponent chain in atari (not at that liberty:
-    there it is the same move), largest first (equal sizes: the lower head point first)."""
+    liberties (and, reading ladders: ``board`` not None and ``tactics``, the chain is not
+    caught in a ladder anyway), else a capture of an adjacent opponent chain in atari (not at
+    that liberty: there it is the same move), largest first (equal sizes: the lower head point
+    first)."""
     pt = g.pt
     w = g.tab[ST, W]
     o = opponent(c)
     lib = pt[LIBSUM, h] // pt[PLIB, h]
     runs = liberties_after(g, lib, c)[0] == MANY
-    if runs and board is not None:
+    if runs and board is not None and tactics:
         runs = not caught_running(board, g, h, line)
     if runs:
         code = judge_counted(g, lib, c)
@@ -216,7 +217,7 @@ def _save_chain(g, h, c, board, line):
 
 
 @njit(cache=True, _nrt=False)
-def _save(g, last, c, board, line):
+def _save(g, last, c, board, line, tactics):
     """Step 2: the own chains in atari next to ``last``, largest first (equal sizes: in the
     order above, left, right, below)."""
     pt = g.pt
@@ -238,7 +239,7 @@ def _save(g, last, c, board, line):
             q = neighbour(last, w, side)
             if pt[COLOR, q] == c and pt[HEAD, q] == h:
                 tried |= 1 << side
-        p, code = _save_chain(g, h, c, board, line)
+        p, code = _save_chain(g, h, c, board, line, tactics)
         if p != PASS:
             return p, code
 
@@ -277,11 +278,12 @@ def _pattern(g, rng, last, c):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def pattern_choice(g, rng, virtual_rate, board=None, line=None):
+def pattern_choice(g, rng, virtual_rate, board=None, line=None, tactics=False):
     """The pattern player's action, its ``judge`` verdict and the step that chose it
     (STEP_*; see the module docstring). With a scratch ``board`` and ``line``
-    (``sim.players.ladder``; the search's playouts) step 2 reads ladders and a nakade step
-    follows it (``sim.players.nakade``, ``line``'s first row its work space)."""
+    (``sim.players.ladder``; the search's playouts) and ``tactics`` step 2 reads ladders and
+    a nakade step follows it (``sim.players.nakade``, ``line``'s first row its work space);
+    without a board none of it is compiled."""
     if virtual_rate > 0.0 and uniform(rng) < virtual_rate:
         return VIRTUAL, OK, STEP_VIRTUAL
     c = g.tab[ST, TO_MOVE]
@@ -290,10 +292,10 @@ def pattern_choice(g, rng, virtual_rate, board=None, line=None):
         return best, verdict, STEP_CAPTURE
     last = g.tab[ST, slot(LAST_POINT, opponent(c))]
     if last > 0:
-        p, verdict = _save(g, last, c, board, line)
+        p, verdict = _save(g, last, c, board, line, tactics)
         if p != PASS:
             return p, verdict, STEP_SAVE
-        if board is not None:
+        if board is not None and tactics:
             p = vital_point(g, last, c, line[0])
             if p >= 0:
                 verdict = judge_counted(g, p, c)
@@ -307,8 +309,8 @@ def pattern_choice(g, rng, virtual_rate, board=None, line=None):
 
 
 @njit(cache=True, _nrt=False)
-def pattern_move(g, rng, virtual_rate, board=None, line=None):
+def pattern_move(g, rng, virtual_rate, board=None, line=None, tactics=False):
     """The pattern player's action and its ``judge`` verdict (docs/rules.md §11; ``board``,
-    ``line``: ``pattern_choice``'s)."""
-    action, verdict, _ = pattern_choice(g, rng, virtual_rate, board, line)
+    ``line``, ``tactics``: ``pattern_choice``'s)."""
+    action, verdict, _ = pattern_choice(g, rng, virtual_rate, board, line, tactics)
     return action, verdict
