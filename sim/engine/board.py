@@ -22,6 +22,7 @@ from sim.engine.state import (
     LIBSQ,
     LIBSUM,
     N_EMPTY,
+    N_ST,
     NXT,
     PLACES,
     PLAIN,
@@ -87,6 +88,17 @@ def _add_lib(pt, h, p, d):
     pt[PLIB, h] += d
     pt[LIBSUM, h] += d * p
     pt[LIBSQ, h] += d * p * p
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def copy_board(dst, src):
+    """Make the board of ``dst`` (a state of the same size) that of ``src``: chains, empty
+    points, keys and the scalars; not the position log (``history.copy_game`` adds it)."""
+    for row in range(EPOS + 1):
+        for p in range(src.pt.shape[1]):
+            dst.pt[row, p] = src.pt[row, p]
+    for i in range(N_ST):
+        dst.tab[ST, i] = src.tab[ST, i]
 
 
 @njit(cache=True, _nrt=False)

@@ -10,6 +10,7 @@ from numba import njit
 from sim.coords import PASS, RESIGN, VIRTUAL
 from sim.engine.board import (
     clear,
+    copy_board,
     is_empty,
     key_after,
     play_stone,
@@ -32,7 +33,6 @@ from sim.engine.state import (
     EMPTIES,
     EMPTY,
     ENDING,
-    EPOS,
     EXACT,
     FIRST_PV,
     FOUR_VIRTUAL,
@@ -97,12 +97,8 @@ def copy_game(dst, src):
     a search to play on: the board's chains and empty points, the scalars, the position log's
     segment and filter, and this game's four-virtual counts (under a new generation stamp).
     ``dst`` stays not exact, whether ``src`` is or not: it logs no boards."""
-    for row in range(EPOS + 1):
-        for p in range(src.pt.shape[1]):
-            dst.pt[row, p] = src.pt[row, p]
     gen = dst.tab[ST, FV_GEN] + 1
-    for i in range(N_ST):
-        dst.tab[ST, i] = src.tab[ST, i]
+    copy_board(dst, src)
     dst.tab[ST, FV_GEN] = gen
     dst.tab[ST, EXACT] = 0
     for i in range(src.tab.shape[1] >> 3):

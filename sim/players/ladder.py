@@ -3,17 +3,17 @@
 The runner extends at its one liberty; with two liberties after that the attacker ataris it
 at either one (both are read), with three or more it has escaped, with one it is caught. It
 also escapes where it can capture an attacking chain next to it (that chain in atari), as in
-Pachi's ladder reading. The line is played on a scratch board (``copy_board``: the stones,
-chains and empty points, no ko or repetition rule: a ladder is read as on an empty board
-around it); a line longer than ``LADDER_PLIES`` moves, or a reading of more than
+Pachi's ladder reading. The line is played on a scratch board (``sim.engine.board.copy_board``:
+the stones, chains and empty points, no ko or repetition rule: a ladder is read as on an
+empty board around it); a line longer than ``LADDER_PLIES`` moves, or a reading of more than
 ``LADDER_READS`` stones, counts as an escape.
 """
 
 import numpy as np
 from numba import njit
 
-from sim.engine.board import has_one_liberty, neighbour, play_stone
-from sim.engine.state import COLOR, EMPTY, EPOS, HEAD, LIBSUM, N_ST, NXT, PLIB, ST, W, opponent
+from sim.engine.board import copy_board, has_one_liberty, neighbour, play_stone
+from sim.engine.state import COLOR, EMPTY, HEAD, LIBSUM, NXT, PLIB, ST, W, opponent
 
 LADDER_PLIES = 64  # the longest line read (runner's and attacker's moves)
 LADDER_READS = 200  # the most stones one reading plays
@@ -26,17 +26,6 @@ CAUGHT, ESCAPED, CHASED = range(3)  # a runner's move
 def new_line() -> np.ndarray:
     """The work space of a reading (``caught_running``'s ``line``)."""
     return np.zeros((len(LINE_ROWS), LADDER_PLIES), np.int64)
-
-
-@njit(cache=True, _nrt=False)
-def copy_board(dst, src):
-    """Make the board of ``dst`` (a state of the same size) that of ``src``: chains, empty
-    points, keys and the scalars; not the position log."""
-    for row in range(EPOS + 1):
-        for p in range(src.pt.shape[1]):
-            dst.pt[row, p] = src.pt[row, p]
-    for i in range(N_ST):
-        dst.tab[ST, i] = src.tab[ST, i]
 
 
 @njit(cache=True, _nrt=False)
@@ -117,16 +106,7 @@ def caught_running(b, g, p, line):
     """Whether the chain at ``p`` in ``g``, in atari, is caught in a ladder if it runs (the
     module docstring): a depth-first reading of the attacker's choices, caught as soon as one
     line captures it. ``b``: a scratch state; ``line``: ``new_line()``."""
-    pt = g.pt
-    c = pt[COLOR, p]
-    h = pt[HEAD, p]
-    lib = pt[LIBSUM, h] // pt[PLIB, h]
-    w = g.tab[ST, W]
-    free = 0
-    for side in range(4):
-        free += pt[COLOR, neighbour(lib, w, side)] == EMPTY
-    if free >= 3:  # three liberties after the first move: escaped (decided without a copy)
-        return False
+    c = g.pt[COLOR, p]
     copy_board(b, g)
     k, left = 0, LADDER_READS  # the ply to play (b: g after line[MOVE, :k]), stones left
     while left > 0:

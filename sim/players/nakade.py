@@ -12,7 +12,7 @@ sixes) have none here.
 
 from numba import njit
 
-from sim.engine.board import diagonal, neighbour
+from sim.engine.board import neighbour
 from sim.engine.state import COLOR, EMPTY, ST, W
 
 NAKADE_AREA = 6  # the largest eye space read
@@ -25,22 +25,6 @@ def _in(area, k, q):
         if area[i] == q:
             return True
     return False
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _more_than_area(pt, e, w, c):
-    """A quick test before the flood: whether the region of the empty ``e`` surely has more
-    than ``NAKADE_AREA`` points or touches ``c`` at ``e``: ``e``, its empty neighbours and
-    the empty diagonal points joined to it through one are all in the region."""
-    up, left = pt[COLOR, neighbour(e, w, 0)], pt[COLOR, neighbour(e, w, 1)]
-    right, down = pt[COLOR, neighbour(e, w, 2)], pt[COLOR, neighbour(e, w, 3)]
-    if up == c or left == c or right == c or down == c:
-        return True
-    k = 1 + (up == EMPTY) + (left == EMPTY) + (right == EMPTY) + (down == EMPTY)
-    for side, a, b in ((0, up, left), (1, up, right), (2, down, left), (3, down, right)):
-        if pt[COLOR, diagonal(e, w, side)] == EMPTY and (a == EMPTY or b == EMPTY):
-            k += 1
-    return k > NAKADE_AREA
 
 
 @njit(cache=True, _nrt=False)
@@ -58,7 +42,7 @@ def _region(g, last, c, area):
                 e = q
             elif abs(q // w - e // w) > 1 or abs(q % w - e % w) > 1:
                 return 0
-    if e < 0 or _more_than_area(pt, e, w, c):
+    if e < 0:
         return 0
     area[0] = e
     k, i = 1, 0
