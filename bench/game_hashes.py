@@ -23,9 +23,12 @@ sys.path.insert(0, str(ROOT))  # the engine of this tree, not an installed one
 from sim.player import Player  # noqa: E402
 from sim.rules import Rules  # noqa: E402
 
+#: The search of the evening of 2026-12-04 (no score utility, passes trusted): the search of
+#: the mixes taken before ``doubt_passes`` (so that their digests compare with older code).
+EVENING = {"score_utility": 0.0, "doubt_passes": False}
 #: The PUCT search (explore 1, prior_visits 0, no tactics): the search of the mixes taken
-#: before prior_visits (so that their digests compare with older code).
-PUCT = {"explore": 1.0, "prior_visits": 0.0, "tactics": False}
+#: before prior_visits.
+PUCT = {"explore": 1.0, "prior_visits": 0.0, "tactics": False, **EVENING}
 MCTS = {"kind": "mcts", "playout": "random", "rave": 1000.0, "prior": "hand", **PUCT}
 
 #: (name, board size, rule options, black, white, play options, games)
@@ -92,7 +95,7 @@ MIXES = [
         "mcts(60) prior visits vs kofight 7x7 board superko",
         7,
         {"repetition": "board_superko"},
-        {"kind": "mcts", "visits": 60, "tactics": False},
+        {"kind": "mcts", "visits": 60, "tactics": False, **EVENING},
         {"kind": "kofight"},
         {"virtual_rate": 0.02},
         60,
@@ -101,10 +104,19 @@ MIXES = [
         "mcts(60) tactics vs pattern 9x9 basic ko",
         9,
         {"repetition": "basic_ko"},
-        {"kind": "mcts", "visits": 60},
+        {"kind": "mcts", "visits": 60, **EVENING},
         {"kind": "pattern"},
         {},
         40,
+    ),
+    (
+        "mcts(60) doubted passes, score utility vs pattern 7x7 agree",
+        7,
+        {"dead_stones": "agree"},
+        {"kind": "mcts", "visits": 60},
+        {"kind": "pattern"},
+        {},
+        60,
     ),
 ]
 

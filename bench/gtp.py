@@ -5,10 +5,12 @@ figures (one process per worker).
     python bench/gtp.py match [--games N] [--workers K] [--visits 1000,4000] [--levels 1,10]
                               [--engine NAME=COMMAND ...] [--rave K] [--stop-early]
                               [--prior hand|learned] [--prior-visits K] [--explore C]
+                              [--score-utility U] [--[no-]tactics] [--[no-]doubt-passes]
                               [--playout P] [--ruleset R] [--size N] [--colour both|black|white]
     python bench/gtp.py table [--games N] [--visits 1000,4000] [--levels 1,10]
                               [--engine NAME=COMMAND ...] [--rave K] [--stop-early]
                               [--prior hand|learned] [--prior-visits K] [--explore C]
+                              [--score-utility U] [--[no-]tactics] [--[no-]doubt-passes]
                               [--playout P] [--ruleset R] [--size N]
 
 ``speed``: GNU Go self-play at ``--level`` (1) through the referee (``sim.referee``, one
@@ -125,10 +127,12 @@ def match_runs(games: int, visits, programs, search: Player, size: int) -> list:
     """The runs of the match table on ``size``: for each program and mcts visits (the player
     ``search`` at those visits), one run with mcts as Black and one with mcts as White,
     ``games // 2`` games each (shards of 10 games, so that a stopped match loses little),
-    named ``[NxN-]mctsV[raveK][stop][learned][pvK][tactics][exploreC][random][-RULESET]-``
+    named ``[NxN-]mctsV[raveK][stop][learned][pvK][tactics][scoreU][doubt][exploreC][random]``
+    ``[-RULESET]-``
     ``PROGRAM-mcts-COLOUR`` (no ``raveK`` for the search without RAVE, no ``stop`` without
     the early stop, no ``learned`` with the hand-set priors, no ``pvK`` for the PUCT search
-    (``prior_visits`` 0), no ``tactics`` without them, as before they existed; ``exploreC``
+    (``prior_visits`` 0), no ``tactics`` without them, no ``scoreU`` for ``score_utility`` 0,
+    no ``doubt`` for trusted passes, as before they existed; ``exploreC``
     where the exploration constant is not the one of its selection, 1 for PUCT and 0 with
     ``prior_visits``; ``random`` for the random playout; no ``-RULESET`` for jpd_a, no
     ``NxN-`` on 9x9); every player plays for ``search.play_for``, the program told its komi."""
@@ -138,6 +142,8 @@ def match_runs(games: int, visits, programs, search: Player, size: int) -> list:
     learned = "learned" if search.prior == "learned" else ""
     pv = f"pv{search.prior_visits:g}" if search.prior_visits else ""
     pv += "tactics" * search.tactics
+    pv += f"score{search.score_utility:g}" if search.score_utility else ""
+    pv += "doubt" * search.doubt_passes
     usual = 0.0 if search.prior_visits else 1.0
     explore = f"explore{search.explore:g}" if search.explore != usual else ""
     playout = "" if search.playout == "pattern" else search.playout
@@ -258,6 +264,18 @@ def main() -> None:
             help="mcts's tactics (ladders and nakade)",
         )
         p.add_argument(
+            "--score-utility",
+            type=float,
+            default=Player().score_utility,
+            help="mcts's score_utility (0: the search before the night of 2026-12-04)",
+        )
+        p.add_argument(
+            "--doubt-passes",
+            action=argparse.BooleanOptionalAction,
+            default=Player().doubt_passes,
+            help="mcts's doubt_passes",
+        )
+        p.add_argument(
             "--playout", choices=PLAYOUTS, default=Player().playout, help="mcts's playout"
         )
         p.add_argument(
@@ -280,6 +298,8 @@ def main() -> None:
         prior_visits=args.prior_visits,
         explore=args.explore,
         tactics=args.tactics,
+        score_utility=args.score_utility,
+        doubt_passes=args.doubt_passes,
         playout=args.playout,
         play_for=args.ruleset,
     )

@@ -31,9 +31,9 @@ prior           the move priors of its tree: ``"learned"``     ``"learned"``
                 ``"hand"`` (set by hand: captures, patterns
                 next to the last move, no self-atari; the
                 search before 2026-12-03)
-score_utility   the weight of the margin in a simulation's      0
-                value, centred on the search's expected
-                margin (``sim.players.mcts``), 0..1
+score_utility   the weight of the margin in a simulation's      0.3 (0 before
+                value, centred on the search's expected        the night of
+                margin (``sim.players.mcts``), 0..1            2026-12-04)
 prior_visits    the prior as virtual simulations (Pachi's):    60
                 an edge's value counts 14 at 1/2 and
                 sqrt(P)·prior_visits won ones beside its own;
@@ -42,6 +42,10 @@ tactics         read ladders (its priors and playouts) and     true (false
                 play the vital point of a small eye space in   before the
                 its playouts (``sim.players.ladder``,          evening of
                 ``sim.players.nakade``)                        2026-12-04)
+doubt_passes    a pass that proposes a pause and a virtual     true (false
+                move (a turn given up) get their prior's       before the
+                even virtual simulations only, no won ones     night of
+                                                               2026-12-04)
 *kofight*
 threat_rate     probability of a virtual move (the ko threat)  0.5
                 when the repetition rule bans every recapture
@@ -106,9 +110,10 @@ class Player:
     rave: float = 1000.0
     stop_early: bool = False
     prior: str = "learned"
-    score_utility: float = 0.0
+    score_utility: float = 0.3
     prior_visits: float = 60.0
     tactics: bool = True
+    doubt_passes: bool = True
     command: tuple = ()
     label: str = ""
     genmove_timeout: float = 30.0
@@ -132,8 +137,8 @@ class Player:
         for key, (lo, hi) in _NUMBERS.items():
             if not (key == "komi_to_engine" and self.komi_to_engine is None):
                 object.__setattr__(self, key, number(key, getattr(self, key), lo, hi))
-        flag("stop_early", self.stop_early)
-        flag("tactics", self.tactics)
+        for key in _FLAGS:
+            flag(key, getattr(self, key))
         command = self.command
         if isinstance(command, str):
             try:
@@ -292,12 +297,14 @@ def _value(key: str, text: str):
             return float(text)
         if key in _INTEGERS:
             return int(text)
-        return {"True": True, "False": False}[text] if key in ("stop_early", "tactics") else text
+        return {"True": True, "False": False}[text] if key in _FLAGS else text
     except (ValueError, KeyError):
         raise OptionError(key, f"cannot be read from {quoted(text)}") from None
 
 
 _NAME = re.compile(r"(\w+)(?:\((.*)\))?", re.DOTALL)  # KIND or KIND(...): Player.name
+#: The true/false parameters.
+_FLAGS = ("stop_early", "tactics", "doubt_passes")
 _TIMEOUTS = ("genmove_timeout", "startup_timeout", "command_timeout", "move_timeout")
 #: The integer parameters and their limits.
 _INTEGERS = {"visits": (1, MAX_VISITS), "in_flight": (1, MAX_IN_FLIGHT), "sample_moves": (0, 1000)}
@@ -327,4 +334,5 @@ LEGACY = {
     "score_utility": 0.0,
     "prior_visits": 0.0,
     "tactics": False,
+    "doubt_passes": False,
 }

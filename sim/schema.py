@@ -72,6 +72,7 @@ PLAYER_TABLE = {
             "score_utility",
             "prior_visits",
             "tactics",
+            "doubt_passes",
         ),
         True,
     ),

@@ -221,7 +221,7 @@ def test_players_tables(tmp_path):
     assert cfg.white == Player("pattern")
     assert cfg.black.name == (
         "mcts(visits=200,playout=pattern,play_for=jpd_b,resign_below=0,explore=0,rave=1000,"
-        "prior=learned,prior_visits=60,tactics=True)"
+        "prior=learned,score_utility=0.3,prior_visits=60,tactics=True,doubt_passes=True)"
     )
     assert cfg.white.name == "pattern"
     assert cfg.to_dict()["players"] == {
@@ -235,9 +235,10 @@ def test_players_tables(tmp_path):
             "rave": 1000.0,
             "stop_early": False,
             "prior": "learned",
-            "score_utility": 0.0,
+            "score_utility": 0.3,
             "prior_visits": 60.0,
             "tactics": True,
+            "doubt_passes": True,
         },
         "white": {"kind": "pattern"},
     }
@@ -285,10 +286,11 @@ def test_gtp_player_tables(tmp_path):
 def test_parameters_added_later_keep_older_runs_as_they_were(tmp_path, capsys):
     """A player's parameter added after runs were stored (``sim.player.LEGACY``: RAVE, the
     early stop, KataGo's sampled openings, the learned priors, the priors as virtual
-    simulations, the tactics) is left out of the name at the value that plays as before, so
-    the rows of older runs keep their players' names; a stored config (a manifest) that lacks
-    it plays with that value, a new config with the default; resuming an older run with a new
-    config that differs there is refused, naming the key."""
+    simulations, the tactics, the score utility, doubted passes) is left out of the name at
+    the value that plays as before, so the rows of older runs keep their players' names; a
+    stored config (a manifest) that lacks it plays with that value, a new config with the
+    default; resuming an older run with a new config that differs there is refused, naming
+    the key."""
     from analysis.load import load_runs
     from sim.cli import main as cli
 
@@ -297,28 +299,34 @@ def test_parameters_added_later_keep_older_runs_as_they_were(tmp_path, capsys):
     assert (stored.rave, stored.stop_early, stored.prior) == (0.0, False, "hand")
     assert Player.from_table(old).rave == Player().rave > 0 and not Player().stop_early
     plain = "mcts(visits=16,playout=pattern,play_for=jpd_a,resign_below=0,explore=1)"
-    first = {"visits": 16, "explore": 1, "prior_visits": 0, "tactics": False}  # PUCT
+    evening = {"score_utility": 0, "doubt_passes": False}  # before the night of 2026-12-04
+    first = {"visits": 16, "explore": 1, "prior_visits": 0, "tactics": False, **evening}  # PUCT
     assert Player("mcts", **first, rave=0, prior="hand").name == plain
     assert Player("mcts", **first, rave=300, prior="hand").name == plain[:-1] + ",rave=300)"
     stopping = Player("mcts", **first, rave=0, stop_early=True, prior="hand")
     assert stopping.name == plain[:-1] + ",stop_early=True)"
     assert Player("mcts", **first, rave=0).name == plain[:-1] + ",prior=learned)"
-    virtual = Player("mcts", visits=16, explore=1, rave=0, prior="hand", tactics=False)
+    virtual = Player("mcts", visits=16, explore=1, rave=0, prior="hand", tactics=False, **evening)
     assert virtual.name == plain[:-1] + ",prior_visits=60)"
     assert Player("mcts", **{**first, "tactics": True}, rave=0, prior="hand").name == (
         plain[:-1] + ",tactics=True)"
     )
+    doubting = Player("mcts", **{**first, "doubt_passes": True}, rave=0, prior="hand")
+    assert doubting.name == plain[:-1] + ",doubt_passes=True)"
     text = (
         "board_size = 5\ngames = 2\nshard_size = 1\n[players.black]\nkind = 'mcts'\nvisits = 16\n"
         "explore = 1\n"
     )
     config, out = tmp_path / "c.toml", tmp_path / "run"
-    legacy = "stop_early = false\nprior = 'hand'\nprior_visits = 0\ntactics = false\n"
+    legacy = (
+        "stop_early = false\nprior = 'hand'\nprior_visits = 0\ntactics = false\n"
+        "score_utility = 0\ndoubt_passes = false\n"
+    )
     config.write_text(text + "rave = 0\n" + legacy)
     run = ["run", str(config), "--out", str(out), "--no-progress", "--workers", "1"]
     assert cli(run) == 0
     manifest = json.loads((out / "manifest.json").read_text())
-    for key in ("rave", "stop_early", "prior", "prior_visits", "tactics"):  # stored before any
+    for key in ("rave", "stop_early", "prior", "prior_visits", "tactics", "doubt_passes"):
         del manifest["config"]["players"]["black"][key]
     (out / "manifest.json").write_text(json.dumps(manifest))
     assert load_runs([out])["player_b"].astype(str).unique().tolist() == [plain]

@@ -30,7 +30,6 @@ from sim.players.tree import (
     FIRST,
     NUM,
     ROOT,
-    USED_EDGES,
     advance,
     drop_trees,
     new_tree,
@@ -250,29 +249,35 @@ def test_the_selection_counts_the_prior_as_virtual_simulations():
     assert taken == {(False, False), (False, True), (True, False), (True, True)}
 
 
-def test_each_edge_gets_its_won_virtual_simulations_where_it_is_made():
+@pytest.mark.parametrize("doubt", [False, True])
+@pytest.mark.parametrize("pending", [False, True])
+def test_each_edge_gets_its_won_virtual_simulations_where_it_is_made(doubt, pending):
     """``_expand`` gives each edge sqrt(P) k won virtual simulations, none where its prior P
-    is below MIN_PRIOR (edges of both kinds among those of a search on 7x7)."""
+    is below MIN_PRIOR (edges of both kinds among the root's of a search on 7x7), and with
+    ``doubt_passes`` none to the pass and the virtual move of a root whose mover has not been
+    offered a pause (``pending``: the opponent just passed)."""
     rules = Rules(7)
     _, moves = play_batch(rules, seed=6, game_ids=np.arange(1), record_moves=True)
     g = Game(rules, exact=False)
     for action in moves[0].tolist()[1:21]:
         g.play(action)
+    if pending:
+        g.play(PASS)
     tree = new_tree(rules, 200, len(RAW_FIELDS), rave=True)
-    player = Player("mcts", visits=200, prior_visits=37.5)
-    search(
-        g.state,
-        new_state(rules, False),
-        tree,
-        np.zeros(2, np.uint64),
-        np.array(kernel_parameters(player, rules)),
-    )
+    player = Player("mcts", visits=200, prior_visits=37.5, doubt_passes=doubt)
+    params = np.array(kernel_parameters(player, rules))
+    root = search(g.state, new_state(rules, False), tree, np.zeros(2, np.uint64), params)
     t = g.to_move - BLACK
-    used = tree.meta[t, USED_EDGES]
-    prior, won = tree.prior[t, :used], tree.won[t, :used]
-    low = prior < MIN_PRIOR
-    assert low.any() and (~low).any()
-    assert np.array_equal(won, np.where(low, 0.0, np.sqrt(prior).astype(np.float64) * 37.5))
+    first, count = tree.node[t, FIRST, root], tree.node[t, COUNT, root]
+    edges = slice(first, first + count)
+    prior, won = tree.prior[t, edges], tree.won[t, edges]
+    expected = np.where(prior < MIN_PRIOR, 0.0, np.sqrt(prior).astype(np.float64) * 37.5)
+    given_up = tree.edge[t, ACT, edges] < 0  # pass and virtual
+    assert given_up.sum() == 2 and (prior[given_up] >= MIN_PRIOR).all()
+    assert (prior < MIN_PRIOR).any() and (prior >= MIN_PRIOR).any()
+    if doubt and not pending:
+        expected[given_up] = 0.0
+    assert np.array_equal(won, expected)
 
 
 def test_rave_is_reproducible_and_changes_the_search():
@@ -303,7 +308,8 @@ def test_dead_stones_agreed_and_disputed_match_the_reference():
     Against the pattern player, which names none, every list with a stone is a dispute. Each
     game is re-played in the reference, markers and dead stones included."""
     rules = Rules(7, dead_stones="agree")
-    search = Player("mcts", visits=64, playout="random", play_for="jpd_b")
+    # passes trusted: this search pauses more often with dead stones on the board
+    search = Player("mcts", visits=64, playout="random", play_for="jpd_b", doubt_passes=False)
     agreed, _ = play_batch(rules, seed=3, game_ids=np.arange(40), black=search, white=search)
     assert (agreed["dead_b"] + agreed["dead_w"] > 0).sum() >= 3
     disputed, moves = play_batch(
@@ -355,7 +361,7 @@ def test_the_score_utility_values_the_margin_around_its_centre():
         game = Game(rules)
         for action in actions.tolist():
             game.play(action)
-        plain = kernel_parameters(Player("mcts", play_for="chinese"), rules)
+        plain = kernel_parameters(Player("mcts", play_for="chinese", score_utility=0), rules)
         margin = game.outcome()["margin_chinese"]
         win = 1.0 if margin > 0 else 0.0 if margin < 0 else 0.5
         v = (1 - SCORE_WEIGHT) * win + SCORE_WEIGHT * (0.5 + np.clip(margin / 25, -1, 1) / 2)
@@ -379,9 +385,11 @@ def test_the_score_utility_values_the_margin_around_its_centre():
 
 
 def test_a_player_with_the_score_utility_names_it_and_plays_reproducibly():
-    """``score_utility`` 0 is the search before it (left out of the name); another weight is
-    in the name, read back, and its games are a function of (seed, game id)."""
-    assert "score_utility" not in Player("mcts").name
+    """``score_utility`` 0 is the search before it (left out of the name); another weight,
+    the default 0.3 among them, is in the name, read back, and its games are a function of
+    (seed, game id)."""
+    assert "score_utility" not in Player("mcts", score_utility=0).name
+    assert ",score_utility=0.3," in Player("mcts").name
     scored = Player("mcts", visits=64, score_utility=0.25)
     assert ",score_utility=0.25," in scored.name
     assert Player.from_name(scored.name) == scored

@@ -4,7 +4,10 @@ pattern playout. docs/rules.md §11.
 Per move, ``visits`` simulations from the game as it stands, each on a copy of the game
 (``history.copy_game``): descend the tree by the highest ``Q + explore * P * sqrt(N) /
 (1 + n)`` (PUCT), ``Q`` counting the prior ``P`` as virtual simulations where
-``prior_visits`` > 0 (Pachi's way; by default, with ``explore`` 0, the prior's only use),
+``prior_visits`` > 0 (Pachi's way; by default, with ``explore`` 0, the prior's only use; with
+``doubt_passes`` a turn given up, a pass that proposes a pause or a virtual move, counts only
+the prior's even simulations, so that a search that finds every move lost or won does not
+give its turn away on the prior's optimism),
 through real moves, pass and the virtual move (all three are actions of the tree); a node
 gets its edges on its second visit (``_expand``: every legal real move that does not fill
 the mover's own eye, pass, virtual; priors ``hand_prior``, or with ``prior = "learned"`` the
@@ -69,6 +72,7 @@ from sim.engine.state import (
     slot,
 )
 from sim.players.params import (
+    K_DOUBT_PASSES,
     K_EXPLORE,
     K_KOMI,
     K_PLAY_FOR,
@@ -145,7 +149,8 @@ def _expand(tree, t, s, nd, params):
     With ``prior = "learned"`` the priors of ``sim.players.prior`` (reading ladders with
     ``tactics``; pass and virtual both a first pass's, or an answer's), else the hand-set
     ones; each edge's won virtual simulations ``sqrt(P) prior_visits`` (none where P is below
-    ``MIN_PRIOR``)."""
+    ``MIN_PRIOR``, nor with ``doubt_passes`` for a turn given up: a pass that proposes a pause,
+    a virtual move)."""
     learned = params[K_PRIOR] == LEARNED_PRIOR
     ladders = params[K_TACTICS] != 0.0
     prior_visits = params[K_PRIOR_VISITS]
@@ -200,6 +205,8 @@ def _expand(tree, t, s, nd, params):
         tree.prior[t, i] /= total
         p = tree.prior[t, i]
         tree.won[t, i] = np.sqrt(p) * prior_visits if p >= MIN_PRIOR else 0.0
+    if params[K_DOUBT_PASSES] != 0.0 and not pending:  # pass and virtual, the last two edges
+        tree.won[t, e - 2] = tree.won[t, e - 1] = 0.0
     tree.node[t, FIRST, nd] = first
     tree.node[t, COUNT, nd] = e - first
     tree.meta[t, USED_EDGES] = e

@@ -26,6 +26,7 @@ ROW = (
     "score_utility",
     "prior_visits",
     "tactics",
+    "doubt_passes",
 )
 (
     K_KIND,
@@ -42,6 +43,7 @@ ROW = (
     K_SCORE_UTILITY,
     K_PRIOR_VISITS,
     K_TACTICS,
+    K_DOUBT_PASSES,
 ) = range(len(ROW))
 N_K = len(ROW)
 
@@ -64,5 +66,6 @@ def kernel_parameters(player, rules) -> list:
         "score_utility": player.score_utility,
         "prior_visits": player.prior_visits,
         "tactics": player.tactics,
+        "doubt_passes": player.doubt_passes,
     }
     return [float(values[name]) for name in ROW]
