@@ -42,10 +42,10 @@ tactics         read ladders (its priors and playouts) and     true (false
                 play the vital point of a small eye space in   before the
                 its playouts (``sim.players.ladder``,          evening of
                 ``sim.players.nakade``)                        2026-12-04)
-doubt_passes    a pass that proposes a pause and a virtual     true (false
-                move (a turn given up) get their prior's       before the
-                even virtual simulations only, no won ones     night of
-                                                               2026-12-04)
+doubt_passes    a pass that proposes a pause, a virtual move   true (false
+                and a suicide (turns given up) get their       before the
+                prior's even virtual simulations only, no won  night of
+                ones                                           2026-12-04)
 *kofight*
 threat_rate     probability of a virtual move (the ko threat)  0.5
                 when the repetition rule bans every recapture

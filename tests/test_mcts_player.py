@@ -23,6 +23,7 @@ from sim.players.mcts import (
 )
 from sim.players.params import kernel_parameters
 from sim.players.stream import start_stream
+from sim.players.tactics import liberties_after
 from sim.players.tree import (
     ACT,
     CHILD,
@@ -278,6 +279,34 @@ def test_each_edge_gets_its_won_virtual_simulations_where_it_is_made(doubt, pend
     if doubt and not pending:
         expected[given_up] = 0.0
     assert np.array_equal(won, expected)
+
+
+def test_a_suicide_gets_no_won_virtual_simulations_with_doubted_passes():
+    """With ``doubt_passes`` a root edge that is a suicide (its chain left without a liberty:
+    ``liberties_after``) has no won virtual simulations, every other real move its sqrt(P) k
+    (roots of random 7x7 games late enough to hold suicides, under multi-stone suicide)."""
+    rules = Rules(7, suicide="multi")
+    _, moves = play_batch(rules, seed=11, game_ids=np.arange(6), record_moves=True)
+    tree = new_tree(rules, 16, len(RAW_FIELDS), rave=True)
+    params = np.array(kernel_parameters(Player("mcts", visits=16), rules))
+    sim, suicides = new_state(rules, False), 0
+    for actions in moves:
+        g = Game(rules, exact=False)
+        for k, action in enumerate(actions.tolist()[1:-1]):
+            if g.play(action) is not None or k < 40 or k % 5 or g.ending:
+                continue
+            drop_trees(tree)
+            root = search(g.state, sim, tree, np.zeros(2, np.uint64), params)
+            t, c = g.to_move - BLACK, g.to_move
+            first, count = tree.node[t, FIRST, root], tree.node[t, COUNT, root]
+            for e in range(first, first + count):
+                a, p = tree.edge[t, ACT, e], tree.prior[t, e]
+                if a < 0 or p < MIN_PRIOR:
+                    continue
+                suicide = liberties_after(g.state, a, c)[0] == 0
+                suicides += suicide
+                assert tree.won[t, e] == (0.0 if suicide else np.float64(np.sqrt(p)) * 60.0)
+    assert suicides >= 3
 
 
 def test_rave_is_reproducible_and_changes_the_search():
