@@ -16,10 +16,9 @@ the pattern playout reads ladders and plays nakade: ``finish``); the value goes 
 path. The move played is the root's most visited edge. With RAVE (``rave`` > 0) each node of
 the path also backs up the value into the all-moves-as-first statistics of the edges its
 mover played first later in the simulation (``_amaf``), which ``_select`` blends into the
-edge's value. With ``stop_early``
-the search ends once the root's most visited edge leads the next by more than the
-simulations left (``_decided``): the move is the one the full search would play, found
-sooner; the tree it leaves for the next move holds fewer simulations.
+edge's value. With ``stop_early`` the search ends once the root's most visited edge leads the
+next by more than the simulations left (``_decided``): the move is the one the full search
+would play, found sooner; the tree it leaves for the next move holds fewer simulations.
 
 Value (Black's; the mover of an edge stores its own): the win under the ruleset the player
 plays for (``play_for``, its komi from the run), 1 / 0.5 / 0 for a win, draw, loss; endings
