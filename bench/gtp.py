@@ -242,12 +242,13 @@ def main() -> None:
     for p in (m, t):
         p.add_argument("--engine", action="append", default=[], metavar="NAME=COMMAND")
         p.add_argument("--rave", type=float, default=Player().rave, help="mcts's rave (0: none)")
-        p.add_argument(
-            "--stop-early",
-            action=argparse.BooleanOptionalAction,
-            default=Player().stop_early,
-            help="mcts's stop_early",
-        )
+        for flag in ("stop_early", "tactics", "doubt_passes"):  # --[no-]stop-early, ...
+            p.add_argument(
+                "--" + flag.replace("_", "-"),
+                action=argparse.BooleanOptionalAction,
+                default=getattr(Player(), flag),
+                help=f"mcts's {flag}",
+            )
         p.add_argument("--size", type=int, default=SIZE, help="board size (default 9)")
         p.add_argument("--prior", choices=PRIORS, default=Player().prior, help="mcts's move priors")
         p.add_argument(
@@ -258,22 +259,10 @@ def main() -> None:
         )
         p.add_argument("--explore", type=float, default=Player().explore, help="mcts's explore")
         p.add_argument(
-            "--tactics",
-            action=argparse.BooleanOptionalAction,
-            default=Player().tactics,
-            help="mcts's tactics (ladders and nakade)",
-        )
-        p.add_argument(
             "--score-utility",
             type=float,
             default=Player().score_utility,
             help="mcts's score_utility (0: the search before the night of 2026-12-04)",
-        )
-        p.add_argument(
-            "--doubt-passes",
-            action=argparse.BooleanOptionalAction,
-            default=Player().doubt_passes,
-            help="mcts's doubt_passes",
         )
         p.add_argument(
             "--playout", choices=PLAYOUTS, default=Player().playout, help="mcts's playout"

@@ -2,6 +2,8 @@
 the playout policies, stronger with more visits, resigning when told to, its tree reused
 between moves, and its dead stones at a pause (dead_stones = "agree")."""
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -337,9 +339,10 @@ def test_dead_stones_agreed_and_disputed_match_the_reference():
     Against the pattern player, which names none, every list with a stone is a dispute. Each
     game is re-played in the reference, markers and dead stones included."""
     rules = Rules(7, dead_stones="agree")
+    search = Player("mcts", visits=64, playout="random", play_for="jpd_b")
     # passes trusted: this search pauses more often with dead stones on the board
-    search = Player("mcts", visits=64, playout="random", play_for="jpd_b", doubt_passes=False)
-    agreed, _ = play_batch(rules, seed=3, game_ids=np.arange(40), black=search, white=search)
+    trusting = dataclasses.replace(search, doubt_passes=False)
+    agreed, _ = play_batch(rules, seed=3, game_ids=np.arange(40), black=trusting, white=trusting)
     assert (agreed["dead_b"] + agreed["dead_w"] > 0).sum() >= 3
     disputed, moves = play_batch(
         rules, seed=7, game_ids=np.arange(10), black=search, white="pattern", record_moves=True
