@@ -23,9 +23,12 @@ sys.path.insert(0, str(ROOT))  # the engine of this tree, not an installed one
 from sim.player import Player  # noqa: E402
 from sim.rules import Rules  # noqa: E402
 
+#: The search of the night of 2026-12-04 (suicides searched): the search of the mixes taken
+#: before ``avoid_suicides`` (so that their digests compare with older code).
+NIGHT = {"avoid_suicides": False}
 #: The search of the evening of 2026-12-04 (no score utility, passes trusted): the search of
-#: the mixes taken before ``doubt_passes`` (so that their digests compare with older code).
-EVENING = {"score_utility": 0.0, "doubt_passes": False}
+#: the mixes taken before ``doubt_passes``.
+EVENING = {"score_utility": 0.0, "doubt_passes": False, **NIGHT}
 #: The PUCT search (explore 1, prior_visits 0, no tactics): the search of the mixes taken
 #: before prior_visits.
 PUCT = {"explore": 1.0, "prior_visits": 0.0, "tactics": False, **EVENING}
@@ -113,6 +116,15 @@ MIXES = [
         "mcts(60) doubted passes, score utility vs pattern 7x7 agree",
         7,
         {"dead_stones": "agree"},
+        {"kind": "mcts", "visits": 60, **NIGHT},
+        {"kind": "pattern"},
+        {},
+        60,
+    ),
+    (
+        "mcts(60) no suicides vs pattern 7x7 multi-stone suicide",
+        7,
+        {"suicide": "multi"},
         {"kind": "mcts", "visits": 60},
         {"kind": "pattern"},
         {},

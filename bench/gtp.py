@@ -127,15 +127,15 @@ def match_runs(games: int, visits, programs, search: Player, size: int) -> list:
     """The runs of the match table on ``size``: for each program and mcts visits (the player
     ``search`` at those visits), one run with mcts as Black and one with mcts as White,
     ``games // 2`` games each (shards of 10 games, so that a stopped match loses little),
-    named ``[NxN-]mctsV[raveK][stop][learned][pvK][tactics][scoreU][doubt][exploreC][random]``
-    ``[-RULESET]-``
-    ``PROGRAM-mcts-COLOUR`` (no ``raveK`` for the search without RAVE, no ``stop`` without
-    the early stop, no ``learned`` with the hand-set priors, no ``pvK`` for the PUCT search
-    (``prior_visits`` 0), no ``tactics`` without them, no ``scoreU`` for ``score_utility`` 0,
-    no ``doubt`` for trusted passes, as before they existed; ``exploreC``
-    where the exploration constant is not the one of its selection, 1 for PUCT and 0 with
-    ``prior_visits``; ``random`` for the random playout; no ``-RULESET`` for jpd_a, no
-    ``NxN-`` on 9x9); every player plays for ``search.play_for``, the program told its komi."""
+    named ``[NxN-]mctsV[raveK][stop][learned][pvK][tactics][scoreU][doubt][nosuicides]``
+    ``[exploreC][random][-RULESET]-`` ``PROGRAM-mcts-COLOUR`` (no ``raveK`` for the search
+    without RAVE, no ``stop`` without the early stop, no ``learned`` with the hand-set priors,
+    no ``pvK`` for the PUCT search (``prior_visits`` 0), no ``tactics`` without them, no
+    ``scoreU`` for ``score_utility`` 0, no ``doubt`` for trusted passes, no ``nosuicides`` with
+    suicides searched, as before they existed; ``exploreC`` where the exploration constant is
+    not the one of its selection, 1 for PUCT and 0 with ``prior_visits``; ``random`` for the
+    random playout; no ``-RULESET`` for jpd_a, no ``NxN-`` on 9x9); every player plays for
+    ``search.play_for``, the program told its komi."""
     runs = []
     board = "" if size == SIZE else f"{size}x{size}-"
     rave, stop = (f"rave{search.rave:g}" if search.rave else ""), "stop" * search.stop_early
@@ -144,6 +144,7 @@ def match_runs(games: int, visits, programs, search: Player, size: int) -> list:
     pv += "tactics" * search.tactics
     pv += f"score{search.score_utility:g}" if search.score_utility else ""
     pv += "doubt" * search.doubt_passes
+    pv += "nosuicides" * search.avoid_suicides
     usual = 0.0 if search.prior_visits else 1.0
     explore = f"explore{search.explore:g}" if search.explore != usual else ""
     playout = "" if search.playout == "pattern" else search.playout
@@ -242,7 +243,7 @@ def main() -> None:
     for p in (m, t):
         p.add_argument("--engine", action="append", default=[], metavar="NAME=COMMAND")
         p.add_argument("--rave", type=float, default=Player().rave, help="mcts's rave (0: none)")
-        for flag in ("stop_early", "tactics", "doubt_passes"):  # --[no-]stop-early, ...
+        for flag in ("stop_early", "tactics", "doubt_passes", "avoid_suicides"):  # --[no-]...
             p.add_argument(
                 "--" + flag.replace("_", "-"),
                 action=argparse.BooleanOptionalAction,
@@ -289,6 +290,7 @@ def main() -> None:
         tactics=args.tactics,
         score_utility=args.score_utility,
         doubt_passes=args.doubt_passes,
+        avoid_suicides=args.avoid_suicides,
         playout=args.playout,
         play_for=args.ruleset,
     )

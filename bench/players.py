@@ -20,13 +20,14 @@ the default komi; wins under jpd_a with Wilson 95% intervals. Games are split am
 the exploration constant C (left out: the default), ``stop`` for ``stop_early`` (left out:
 false, the search before it), ``hand`` for the hand-set priors (left out: the learned
 ones, the default), ``scoreU`` for ``score_utility`` U (left out: the default), ``pvK`` for
-``prior_visits`` K (left out: the default), ``notactics`` for ``tactics`` false and
-``trustpasses`` for ``doubt_passes`` false (left out: true, the defaults), e.g.
-``mcts1000rave1000explore0.5``, ``mcts1000rave1000hand``, ``mcts1000rave1000score0``,
-``mcts1000rave1000score0trustpasses`` (the default of the evening of 2026-12-04),
-``mcts1000rave1000score0notacticstrustpasses`` (the afternoon's) or
-``mcts1000rave1000explore1score0pv0notacticstrustpasses`` (the PUCT search, the default before
-2026-12-04).
+``prior_visits`` K (left out: the default), ``notactics`` for ``tactics`` false,
+``trustpasses`` for ``doubt_passes`` false and ``suicides`` for ``avoid_suicides`` false (left
+out: true, the defaults), e.g. ``mcts1000rave1000explore0.5``, ``mcts1000rave1000hand``,
+``mcts1000rave1000score0``, ``mcts1000rave1000suicides`` (the default of the night of
+2026-12-04), ``mcts1000rave1000score0trustpassessuicides`` (the evening's),
+``mcts1000rave1000score0notacticstrustpassessuicides`` (the afternoon's) or
+``mcts1000rave1000explore1score0pv0notacticstrustpassessuicides`` (the PUCT search, the default
+before 2026-12-04).
 ``--first F`` plays game ids F, F+1, ... of each colour: a second run of a pairing with new
 games.
 """
@@ -59,10 +60,12 @@ from sim.selfplay import play_batch  # noqa: E402
 
 PACHI = {"moggy flat": 18_000, "moggy in tree": 13_400, "light flat": 72_000}
 #: mcts self-play rows of ``speed``: the parameters of each (the PUCT search's ``explore`` 1,
-#: ``prior_visits`` 0, no ``tactics``, ``score_utility`` 0 and trusted passes where not the
-#: default's); the last is the default player, the two before it the defaults of the afternoon
-#: (no ``tactics``) and the evening of 2026-12-04.
-_EVENING = {"score_utility": 0.0, "doubt_passes": False}
+#: #: ``prior_visits`` 0, no ``tactics``, ``score_utility`` 0, trusted passes and suicides #:
+#: searched where not the default's); the last is the default player, the three before it the
+#: defaults of the #: afternoon (no ``tactics``), the evening and the night (suicides searched)
+#: of 2026-12-04.
+_NIGHT = {"avoid_suicides": False}
+_EVENING = {"score_utility": 0.0, "doubt_passes": False, **_NIGHT}
 _PUCT = {"explore": 1.0, "prior_visits": 0.0, "tactics": False, **_EVENING}
 SELF_PLAY = (
     {"playout": "random", "rave": 0.0, "prior": "hand", **_PUCT},
@@ -72,6 +75,7 @@ SELF_PLAY = (
     {"rave": 1000.0, **_PUCT},
     {"tactics": False, **_EVENING},
     _EVENING,
+    _NIGHT,
     {},
 )
 PAIRS = (("pattern", "random"), ("mcts1000", "pattern"), ("mcts4000", "mcts1000"))
@@ -83,13 +87,13 @@ def player(name: str) -> Player:
         return Player(name)
     found = re.fullmatch(
         r"mcts(\d+)(?:rave(\d+))?(?:explore([\d.]+))?(stop)?(hand)?(?:score([\d.]+))?"
-        r"(?:pv([\d.]+))?(notactics)?(trustpasses)?",
+        r"(?:pv([\d.]+))?(notactics)?(trustpasses)?(suicides)?",
         name,
     )
     if not found:
         sys.exit(
             f"unknown player {name!r}: random, pattern, "
-            "mctsV[raveK][exploreC][stop][hand][scoreU][pvK][notactics][trustpasses]"
+            "mctsV[raveK][exploreC][stop][hand][scoreU][pvK][notactics][trustpasses][suicides]"
         )
     rave, explore = float(found[2] or 0), float(found[3] or Player().explore)
     visits, stop = int(found[1]), bool(found[4])
@@ -107,6 +111,7 @@ def player(name: str) -> Player:
         prior_visits=prior_visits,
         tactics=not found[8],
         doubt_passes=not found[9],
+        avoid_suicides=not found[10],
     )
 
 

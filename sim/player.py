@@ -46,6 +46,9 @@ doubt_passes    a pass that proposes a pause, a virtual move   true (false
                 and a suicide (turns given up) get their       before the
                 prior's even virtual simulations only, no won  night of
                 ones                                           2026-12-04)
+avoid_suicides  leave suicides (moves that leave their chain   true (false
+                without a liberty) out of the moves its tree   before 23:50
+                searches                                       on 2026-12-04)
 *kofight*
 threat_rate     probability of a virtual move (the ko threat)  0.5
                 when the repetition rule bans every recapture
@@ -114,6 +117,7 @@ class Player:
     prior_visits: float = 60.0
     tactics: bool = True
     doubt_passes: bool = True
+    avoid_suicides: bool = True
     command: tuple = ()
     label: str = ""
     genmove_timeout: float = 30.0
@@ -304,7 +308,7 @@ def _value(key: str, text: str):
 
 _NAME = re.compile(r"(\w+)(?:\((.*)\))?", re.DOTALL)  # KIND or KIND(...): Player.name
 #: The true/false parameters.
-_FLAGS = ("stop_early", "tactics", "doubt_passes")
+_FLAGS = ("stop_early", "tactics", "doubt_passes", "avoid_suicides")
 _TIMEOUTS = ("genmove_timeout", "startup_timeout", "command_timeout", "move_timeout")
 #: The integer parameters and their limits.
 _INTEGERS = {"visits": (1, MAX_VISITS), "in_flight": (1, MAX_IN_FLIGHT), "sample_moves": (0, 1000)}
@@ -335,4 +339,5 @@ LEGACY = {
     "prior_visits": 0.0,
     "tactics": False,
     "doubt_passes": False,
+    "avoid_suicides": False,
 }

@@ -73,6 +73,7 @@ PLAYER_TABLE = {
             "prior_visits",
             "tactics",
             "doubt_passes",
+            "avoid_suicides",
         ),
         True,
     ),

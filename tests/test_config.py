@@ -221,7 +221,8 @@ def test_players_tables(tmp_path):
     assert cfg.white == Player("pattern")
     assert cfg.black.name == (
         "mcts(visits=200,playout=pattern,play_for=jpd_b,resign_below=0,explore=0,rave=1000,"
-        "prior=learned,score_utility=0.3,prior_visits=60,tactics=True,doubt_passes=True)"
+        "prior=learned,score_utility=0.3,prior_visits=60,tactics=True,doubt_passes=True,"
+        "avoid_suicides=True)"
     )
     assert cfg.white.name == "pattern"
     assert cfg.to_dict()["players"] == {
@@ -239,6 +240,7 @@ def test_players_tables(tmp_path):
             "prior_visits": 60.0,
             "tactics": True,
             "doubt_passes": True,
+            "avoid_suicides": True,
         },
         "white": {"kind": "pattern"},
     }
@@ -299,7 +301,8 @@ def test_parameters_added_later_keep_older_runs_as_they_were(tmp_path, capsys):
     assert (stored.rave, stored.stop_early, stored.prior) == (0.0, False, "hand")
     assert Player.from_table(old).rave == Player().rave > 0 and not Player().stop_early
     plain = "mcts(visits=16,playout=pattern,play_for=jpd_a,resign_below=0,explore=1)"
-    evening = {"score_utility": 0, "doubt_passes": False}  # before the night of 2026-12-04
+    # before the night of 2026-12-04 (suicides: before 23:50 that night)
+    evening = {"score_utility": 0, "doubt_passes": False, "avoid_suicides": False}
     first = {"visits": 16, "explore": 1, "prior_visits": 0, "tactics": False, **evening}  # PUCT
     assert Player("mcts", **first, rave=0, prior="hand").name == plain
     assert Player("mcts", **first, rave=300, prior="hand").name == plain[:-1] + ",rave=300)"
@@ -313,6 +316,8 @@ def test_parameters_added_later_keep_older_runs_as_they_were(tmp_path, capsys):
     )
     doubting = Player("mcts", **{**first, "doubt_passes": True}, rave=0, prior="hand")
     assert doubting.name == plain[:-1] + ",doubt_passes=True)"
+    avoiding = Player("mcts", **{**first, "avoid_suicides": True}, rave=0, prior="hand")
+    assert avoiding.name == plain[:-1] + ",avoid_suicides=True)"
     text = (
         "board_size = 5\ngames = 2\nshard_size = 1\n[players.black]\nkind = 'mcts'\nvisits = 16\n"
         "explore = 1\n"
@@ -320,13 +325,14 @@ def test_parameters_added_later_keep_older_runs_as_they_were(tmp_path, capsys):
     config, out = tmp_path / "c.toml", tmp_path / "run"
     legacy = (
         "stop_early = false\nprior = 'hand'\nprior_visits = 0\ntactics = false\n"
-        "score_utility = 0\ndoubt_passes = false\n"
+        "score_utility = 0\ndoubt_passes = false\navoid_suicides = false\n"
     )
     config.write_text(text + "rave = 0\n" + legacy)
     run = ["run", str(config), "--out", str(out), "--no-progress", "--workers", "1"]
     assert cli(run) == 0
     manifest = json.loads((out / "manifest.json").read_text())
-    for key in ("rave", "stop_early", "prior", "prior_visits", "tactics", "doubt_passes"):
+    legacy_keys = ("rave", "stop_early", "prior", "prior_visits", "tactics", "doubt_passes")
+    for key in (*legacy_keys, "avoid_suicides"):
         del manifest["config"]["players"]["black"][key]
     (out / "manifest.json").write_text(json.dumps(manifest))
     assert load_runs([out])["player_b"].astype(str).unique().tolist() == [plain]

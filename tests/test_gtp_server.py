@@ -262,10 +262,10 @@ def test_final_status_list_of_a_finished_game():
 def test_player_specs():
     name = "mcts(visits=400,playout=pattern,play_for=jpd_b,resign_below=0.1,explore=1.5)"
     # a run's player name is that player: rave, stop_early, prior, score_utility, prior_visits,
-    # tactics and doubt_passes left out at their legacy values
+    # tactics, doubt_passes and avoid_suicides left out at their legacy values
     legacy = Player(
         "mcts", 400, "pattern", "jpd_b", 0.1, 1.5, rave=0.0, prior="hand", score_utility=0,
-        prior_visits=0, tactics=False, doubt_passes=False,
+        prior_visits=0, tactics=False, doubt_passes=False, avoid_suicides=False,
     )  # fmt: skip
     assert parse_player(name) == legacy and legacy.name == name
     assert parse_player("mcts(visits=400,play_for=jpd_b)") == Player("mcts", 400, play_for="jpd_b")

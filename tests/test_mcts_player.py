@@ -283,31 +283,41 @@ def test_each_edge_gets_its_won_virtual_simulations_where_it_is_made(doubt, pend
     assert np.array_equal(won, expected)
 
 
-def test_a_suicide_gets_no_won_virtual_simulations_with_doubted_passes():
-    """With ``doubt_passes`` a root edge that is a suicide (its chain left without a liberty:
-    ``liberties_after``) has no won virtual simulations, every other real move its sqrt(P) k
-    (roots of random 7x7 games late enough to hold suicides, under multi-stone suicide)."""
+def test_suicides_are_left_out_or_get_no_won_virtual_simulations():
+    """With ``avoid_suicides`` (the default) a root has no edge that is a suicide (its chain
+    left without a liberty: ``liberties_after``) and every other edge of the search without
+    it; without it, with ``doubt_passes``, a suicide's edge has no won virtual simulations,
+    every other real move its sqrt(P) k (roots of random 7x7 games late enough to hold
+    suicides, under multi-stone suicide)."""
     rules = Rules(7, suicide="multi")
     _, moves = play_batch(rules, seed=11, game_ids=np.arange(6), record_moves=True)
     tree = new_tree(rules, 16, len(RAW_FIELDS), rave=True)
-    params = np.array(kernel_parameters(Player("mcts", visits=16), rules))
+    avoiding = np.array(kernel_parameters(Player("mcts", visits=16), rules))
+    keeping = np.array(kernel_parameters(Player("mcts", visits=16, avoid_suicides=False), rules))
     sim, suicides = new_state(rules, False), 0
+
+    def root_edges(g, params):
+        drop_trees(tree)
+        root = search(g.state, sim, tree, np.zeros(2, np.uint64), params)
+        t = g.to_move - BLACK
+        first, count = tree.node[t, FIRST, root], tree.node[t, COUNT, root]
+        edges = slice(first, first + count)
+        return tree.edge[t, ACT, edges].copy(), tree.prior[t, edges].copy(), tree.won[t, edges]
+
     for actions in moves:
         g = Game(rules, exact=False)
         for k, action in enumerate(actions.tolist()[1:-1]):
             if g.play(action) is not None or k < 40 or k % 5 or g.ending:
                 continue
-            drop_trees(tree)
-            root = search(g.state, sim, tree, np.zeros(2, np.uint64), params)
-            t, c = g.to_move - BLACK, g.to_move
-            first, count = tree.node[t, FIRST, root], tree.node[t, COUNT, root]
-            for e in range(first, first + count):
-                a, p = tree.edge[t, ACT, e], tree.prior[t, e]
-                if a < 0 or p < MIN_PRIOR:
-                    continue
-                suicide = liberties_after(g.state, a, c)[0] == 0
-                suicides += suicide
-                assert tree.won[t, e] == (0.0 if suicide else np.float64(np.sqrt(p)) * 60.0)
+            c = g.to_move
+            kept, prior, won = root_edges(g, keeping)
+            suicide = np.array([a >= 0 and liberties_after(g.state, a, c)[0] == 0 for a in kept])
+            suicides += suicide.sum()
+            counted = (kept >= 0) & (prior >= MIN_PRIOR)
+            expected = np.where(suicide, 0.0, np.sqrt(prior).astype(np.float64) * 60.0)
+            assert np.array_equal(won[counted], expected[counted])
+            left, _, _ = root_edges(g, avoiding)
+            assert left.tolist() == kept[~suicide].tolist()
     assert suicides >= 3
 
 

@@ -33,6 +33,7 @@ SAMPLES = [
     Player("mcts", visits=16, explore=1, prior_visits=0),  # the PUCT search: no prior_visits
     Player("mcts", visits=16, tactics=False),  # the search of the afternoon of 2026-12-04
     Player("mcts", visits=16, score_utility=0, doubt_passes=False),  # the evening's
+    Player("mcts", visits=16, avoid_suicides=False),  # the night's
     Player("kofight"),
     Player("kofight", threat_rate=0.2, playout="random"),
     Player("gtp", command="gnugo --mode gtp --level 1"),
@@ -81,6 +82,7 @@ def test_a_legacy_parameter_left_out_takes_its_legacy_value():
         "prior_visits",
         "tactics",
         "doubt_passes",
+        "avoid_suicides",
     }
     plain = "mcts(visits=16,playout=pattern,play_for=jpd_a,resign_below=0,explore=1)"
     assert Player.from_name(plain).rave == 0.0 != Player("mcts").rave
@@ -89,9 +91,11 @@ def test_a_legacy_parameter_left_out_takes_its_legacy_value():
     assert Player.from_name(plain).prior_visits == 0.0 != Player("mcts").prior_visits
     assert not Player.from_name(plain).tactics and Player("mcts").tactics
     assert not Player.from_name(plain).doubt_passes and Player("mcts").doubt_passes
+    assert not Player.from_name(plain).avoid_suicides and Player("mcts").avoid_suicides
     learned = Player("mcts", visits=16, prior="learned")
     assert learned.name.endswith(
-        ",prior=learned,score_utility=0.3,prior_visits=60,tactics=True,doubt_passes=True)"
+        ",prior=learned,score_utility=0.3,prior_visits=60,tactics=True,doubt_passes=True,"
+        "avoid_suicides=True)"
     )
     assert Player.from_name(learned.name) == learned
     katago = Player.from_name(Player("katago", command="k", model="m").name)

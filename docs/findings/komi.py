@@ -8,15 +8,16 @@ printed as markdown.
 ``results/komi/<study>``, completing a folder a killed ``play`` left (the runs resume like
 every run). A study whose players search comes once per search of ``SEARCHES``: ``NAME`` with
 the default search (RAVE, the learned priors, the priors as 60 virtual simulations, ladders and
-nakade, passes doubted, the score utility 0.3: the night of 2026-12-04), ``NAME-tactics``
-without the last two (``score_utility = 0``, ``doubt_passes = false``: the evening of
-2026-12-04), ``NAME-pv60`` with that search without ladders and nakade (``tactics = false``:
-the afternoon of 2026-12-04), ``NAME-puct`` with the PUCT search of 2026-12-03 (``explore =
-1``, ``prior_visits = 0``, ``tactics = false``), and variants of that one: ``NAME-score``
-(``score_utility = 0.3``), ``NAME-rave100``, ``NAME-norave-learned``,
-``NAME-hand`` (the search of 2026-12-02: the hand-set priors), ``NAME-stop`` (the morning of
-2026-12-02: the early stop) and ``NAME-norave`` (2026-12-01: no RAVE). ``tables`` prints,
-from the folders there:
+nakade, passes doubted, the score utility 0.3, suicides not searched: 23:50 on 2026-12-04),
+``NAME-doubt`` with suicides searched (``avoid_suicides = false``: the night of 2026-12-04),
+``NAME-tactics`` without passes doubted and the score utility (``score_utility = 0``,
+``doubt_passes = false``: the evening of 2026-12-04), ``NAME-pv60`` with that search without
+ladders and nakade (``tactics = false``: the afternoon of 2026-12-04), ``NAME-puct`` with the
+PUCT search of 2026-12-03 (``explore = 1``, ``prior_visits = 0``, ``tactics = false``), and
+variants of that one: ``NAME-score`` (``score_utility = 0.3``), ``NAME-rave100``,
+``NAME-norave-learned``, ``NAME-hand`` (the search of 2026-12-02: the hand-set priors),
+``NAME-stop`` (the morning of 2026-12-02: the early stop) and ``NAME-norave`` (2026-12-01: no
+RAVE). ``tables`` prints, from the folders there:
 
 1. the fitted fair komi (Chinese area) against visits on the solved boards 5x5, 6x6 and 7x7
    (``configs/komi_5x5.toml`` and its siblings, the visits changed), for each search;
@@ -98,15 +99,18 @@ def studies() -> dict:
     return every
 
 
+#: The search of the night of 2026-12-04: suicides searched.
+NIGHT = {"avoid_suicides": False}
 #: The search of the evening of 2026-12-04: no score utility, passes trusted.
-EVENING = {"score_utility": 0.0, "doubt_passes": False}
+EVENING = {"score_utility": 0.0, "doubt_passes": False, **NIGHT}
 #: The PUCT selection, the default search's before 2026-12-04 (every search below but the
-#: first three is a variant of it), which read no ladders.
+#: first four is a variant of it), which read no ladders.
 PUCT = {"explore": 1.0, "prior_visits": 0.0, "tactics": False, **EVENING}
 #: The searches a study is played with: study suffix -> (run name suffix, the parameters that
 #: differ from the default search).
 SEARCHES = {
-    "": ("_rave_nostop_learned_pv60_tactics_score0.3_doubt", {}),
+    "": ("_rave_nostop_learned_pv60_tactics_score0.3_doubt_nosuicides", {}),
+    "-doubt": ("_rave_nostop_learned_pv60_tactics_score0.3_doubt", NIGHT),
     "-tactics": ("_rave_nostop_learned_pv60_tactics", EVENING),
     "-pv60": ("_rave_nostop_learned_pv60", {"tactics": False, **EVENING}),
     "-puct": ("_rave_nostop_learned", PUCT),
@@ -119,7 +123,10 @@ SEARCHES = {
 }
 #: The tables' name of each search, by study suffix.
 SEARCH_LABEL = {
-    "": "learned priors, prior visits 60, ladders and nakade, passes doubted, score utility 0.3",
+    "": "learned priors, prior visits 60, ladders and nakade, passes doubted, score utility "
+    "0.3, no suicides",
+    "-doubt": "learned priors, prior visits 60, ladders and nakade, passes doubted, score "
+    "utility 0.3",
     "-tactics": "learned priors, prior visits 60, ladders and nakade",
     "-pv60": "learned priors, prior visits 60",
     "-puct": "learned priors",

@@ -9,16 +9,17 @@ Per move, ``visits`` simulations from the game as it stands, each on a copy of t
 counts only the prior's even simulations, so that a search that finds every move lost or won
 does not give its turn away on the prior's optimism), through real moves, pass and the
 virtual move (all three are actions of the tree); a node gets its edges on its second visit
-(``_expand``: every legal real move that does not fill the mover's own eye, pass, virtual;
-priors ``hand_prior``, or with ``prior = "learned"`` the gammas of ``sim.players.prior``); a
-new node ends the descent; the playout policy plays the game to its end (with ``tactics``
-the pattern playout reads ladders and plays nakade: ``finish``); the value goes back up the
-path. The move played is the root's most visited edge. With RAVE (``rave`` > 0) each node of
-the path also backs up the value into the all-moves-as-first statistics of the edges its
-mover played first later in the simulation (``_amaf``), which ``_select`` blends into the
-edge's value. With ``stop_early`` the search ends once the root's most visited edge leads the
-next by more than the simulations left (``_decided``): the move is the one the full search
-would play, found sooner; the tree it leaves for the next move holds fewer simulations.
+(``_expand``: every legal real move that does not fill the mover's own eye, nor with
+``avoid_suicides`` leave its chain without a liberty, pass, virtual; priors ``hand_prior``,
+or with ``prior = "learned"`` the gammas of ``sim.players.prior``); a new node ends the
+descent; the playout policy plays the game to its end (with ``tactics`` the pattern playout
+reads ladders and plays nakade: ``finish``); the value goes back up the path. The move
+played is the root's most visited edge. With RAVE (``rave`` > 0) each node of the path also
+backs up the value into the all-moves-as-first statistics of the edges its mover played first
+later in the simulation (``_amaf``), which ``_select`` blends into the edge's value. With
+``stop_early`` the search ends once the root's most visited edge leads the next by more than
+the simulations left (``_decided``): the move is the one the full search would play, found
+sooner; the tree it leaves for the next move holds fewer simulations.
 
 Value (Black's; the mover of an edge stores its own): the win under the ruleset the player
 plays for (``play_for``, its komi from the run), 1 / 0.5 / 0 for a win, draw, loss; endings
@@ -71,6 +72,7 @@ from sim.engine.state import (
     slot,
 )
 from sim.players.params import (
+    K_AVOID_SUICIDES,
     K_DOUBT_PASSES,
     K_EXPLORE,
     K_KOMI,
@@ -144,14 +146,15 @@ def hand_prior(s, p, c):
 
 @njit(cache=True, _nrt=False)
 def _expand(tree, t, s, nd, params):
-    """Give node ``nd`` (the position of ``s``) its edges; False if the arrays are full.
-    With ``prior = "learned"`` the priors of ``sim.players.prior`` (reading ladders with
-    ``tactics``; pass and virtual both a first pass's, or an answer's), else the hand-set
-    ones; each edge's won virtual simulations ``sqrt(P) prior_visits`` (none where P is below
-    ``MIN_PRIOR``, nor with ``doubt_passes`` for a turn given up: a pass that proposes a pause,
-    a virtual move, a suicide)."""
+    """Give node ``nd`` (the position of ``s``) its edges (with ``avoid_suicides`` none for a
+    suicide); False if the arrays are full. With ``prior = "learned"`` the priors of
+    ``sim.players.prior`` (reading ladders with ``tactics``; pass and virtual both a first
+    pass's, or an answer's), else the hand-set ones; each edge's won virtual simulations
+    ``sqrt(P) prior_visits`` (none where P is below ``MIN_PRIOR``, nor with ``doubt_passes``
+    for a turn given up: a pass that proposes a pause, a virtual move, a suicide)."""
     learned = params[K_PRIOR] == LEARNED_PRIOR
     ladders = params[K_TACTICS] != 0.0
+    avoid_suicides = params[K_AVOID_SUICIDES] != 0.0
     prior_visits = params[K_PRIOR_VISITS]
     n_edges = tree.edge.shape[2]
     first = tree.meta[t, USED_EDGES]
@@ -163,7 +166,9 @@ def _expand(tree, t, s, nd, params):
     total = 0.0
     for i in range(s.tab[ST, N_EMPTY]):
         p = s.pt[EMPTIES, i]
-        if is_candidate(s, p, c, pending):
+        if is_candidate(s, p, c, pending) and not (
+            avoid_suicides and liberties_after(s, p, c)[0] == 0
+        ):
             tree.edge[t, ACT, e] = p
             if learned:
                 weight = move_weight(

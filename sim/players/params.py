@@ -27,6 +27,7 @@ ROW = (
     "prior_visits",
     "tactics",
     "doubt_passes",
+    "avoid_suicides",
 )
 (
     K_KIND,
@@ -44,6 +45,7 @@ ROW = (
     K_PRIOR_VISITS,
     K_TACTICS,
     K_DOUBT_PASSES,
+    K_AVOID_SUICIDES,
 ) = range(len(ROW))
 N_K = len(ROW)
 
@@ -67,5 +69,6 @@ def kernel_parameters(player, rules) -> list:
         "prior_visits": player.prior_visits,
         "tactics": player.tactics,
         "doubt_passes": player.doubt_passes,
+        "avoid_suicides": player.avoid_suicides,
     }
     return [float(values[name]) for name in ROW]
