@@ -20,18 +20,12 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the engine of this tree, not an installed one
 
-from sim.player import Player  # noqa: E402
+from sim.player import EVENING, NIGHT, PUCT, Player  # noqa: E402
 from sim.rules import Rules  # noqa: E402
 
-#: The search of the night of 2026-12-04 (suicides searched): the search of the mixes taken
-#: before ``avoid_suicides`` (so that their digests compare with older code).
-NIGHT = {"avoid_suicides": False}
-#: The search of the evening of 2026-12-04 (no score utility, passes trusted): the search of
-#: the mixes taken before ``doubt_passes``.
-EVENING = {"score_utility": 0.0, "doubt_passes": False, **NIGHT}
-#: The PUCT search (explore 1, prior_visits 0, no tactics): the search of the mixes taken
-#: before prior_visits.
-PUCT = {"explore": 1.0, "prior_visits": 0.0, "tactics": False, **EVENING}
+# Each mix pins the earlier default search of ``sim.player`` (``NIGHT``, ``EVENING``, ``PUCT``)
+# it was first taken with, so that its digest compares with older code.
+#: The PUCT search with RAVE, the hand-set priors and the random playout.
 MCTS = {"kind": "mcts", "playout": "random", "rave": 1000.0, "prior": "hand", **PUCT}
 
 #: (name, board size, rule options, black, white, play options, games)

@@ -6,12 +6,13 @@ figures (one process per worker).
                               [--engine NAME=COMMAND ...] [--rave K] [--stop-early]
                               [--prior hand|learned] [--prior-visits K] [--explore C]
                               [--score-utility U] [--[no-]tactics] [--[no-]doubt-passes]
-                              [--playout P] [--ruleset R] [--size N] [--colour both|black|white]
+                              [--[no-]avoid-suicides] [--playout P] [--ruleset R] [--size N]
+                              [--colour both|black|white]
     python bench/gtp.py table [--games N] [--visits 1000,4000] [--levels 1,10]
                               [--engine NAME=COMMAND ...] [--rave K] [--stop-early]
                               [--prior hand|learned] [--prior-visits K] [--explore C]
                               [--score-utility U] [--[no-]tactics] [--[no-]doubt-passes]
-                              [--playout P] [--ruleset R] [--size N]
+                              [--[no-]avoid-suicides] [--playout P] [--ruleset R] [--size N]
 
 ``speed``: GNU Go self-play at ``--level`` (1) through the referee (``sim.referee``, one
 process) against the same games over a plain GTP loop (two GNU Go processes told each other's

@@ -43,9 +43,9 @@ tactics         read ladders (its priors and playouts) and     true (false
                 its playouts (``sim.players.ladder``,          evening of
                 ``sim.players.nakade``)                        2026-12-04)
 doubt_passes    a pass that proposes a pause, a virtual move   true (false
-                and a suicide (turns given up) get their       before the
-                prior's even virtual simulations only, no won  night of
-                ones                                           2026-12-04)
+                and, with ``avoid_suicides`` false, a suicide  before the
+                (turns given up) get their prior's even        night of
+                virtual simulations only, no won ones          2026-12-04)
 avoid_suicides  leave suicides (moves that leave their chain   true (false
                 without a liberty) out of the moves its tree   before 23:50
                 searches                                       on 2026-12-04)
@@ -341,3 +341,11 @@ LEGACY = {
     "doubt_passes": False,
     "avoid_suicides": False,
 }
+#: Earlier default searches, as the parameters in which each differs from today's default
+#: player: what benches and studies pin so that their names and games stay that search's. The
+#: night of 2026-12-04 (suicides searched, until 23:50), the evening before it (no score
+#: utility, passes trusted) and the PUCT search (before 2026-12-04: explore 1, the priors not
+#: counted as simulations, no ladders).
+NIGHT = {"avoid_suicides": False}
+EVENING = {"score_utility": 0.0, "doubt_passes": False, **NIGHT}
+PUCT = {"explore": 1.0, "prior_visits": 0.0, "tactics": False, **EVENING}

@@ -312,8 +312,8 @@ def test_suicides_are_left_out_or_get_no_won_virtual_simulations():
             c = g.to_move
             kept, prior, won = root_edges(g, keeping)
             suicide = np.array([a >= 0 and liberties_after(g.state, a, c)[0] == 0 for a in kept])
-            suicides += suicide.sum()
             counted = (kept >= 0) & (prior >= MIN_PRIOR)
+            suicides += (suicide & counted).sum()
             expected = np.where(suicide, 0.0, np.sqrt(prior).astype(np.float64) * 60.0)
             assert np.array_equal(won[counted], expected[counted])
             left, _, _ = root_edges(g, avoiding)

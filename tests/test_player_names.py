@@ -32,7 +32,7 @@ SAMPLES = [
     ),
     Player("mcts", visits=16, explore=1, prior_visits=0),  # the PUCT search: no prior_visits
     Player("mcts", visits=16, tactics=False),  # the search of the afternoon of 2026-12-04
-    Player("mcts", visits=16, score_utility=0, doubt_passes=False),  # the evening's
+    Player("mcts", visits=16, score_utility=0, doubt_passes=False, avoid_suicides=False),  # evening
     Player("mcts", visits=16, avoid_suicides=False),  # the night's
     Player("kofight"),
     Player("kofight", threat_rate=0.2, playout="random"),

@@ -40,7 +40,7 @@ sys.path.insert(0, str(ROOT))
 
 from sim.config import KomiSweep  # noqa: E402
 from sim.config_file import load_config  # noqa: E402
-from sim.player import Player  # noqa: E402
+from sim.player import EVENING, NIGHT, PUCT, Player  # noqa: E402
 
 OUT = ROOT / "results" / "komi"
 SOLVED = {5: 25, 6: 4, 7: 9}  # Black's margin under area scoring with perfect play
@@ -99,13 +99,6 @@ def studies() -> dict:
     return every
 
 
-#: The search of the night of 2026-12-04: suicides searched.
-NIGHT = {"avoid_suicides": False}
-#: The search of the evening of 2026-12-04: no score utility, passes trusted.
-EVENING = {"score_utility": 0.0, "doubt_passes": False, **NIGHT}
-#: The PUCT selection, the default search's before 2026-12-04 (every search below but the
-#: first four is a variant of it), which read no ladders.
-PUCT = {"explore": 1.0, "prior_visits": 0.0, "tactics": False, **EVENING}
 #: The searches a study is played with: study suffix -> (run name suffix, the parameters that
 #: differ from the default search).
 SEARCHES = {

@@ -2,24 +2,24 @@
 pattern playout. docs/rules.md §11.
 
 Per move, ``visits`` simulations from the game as it stands, each on a copy of the game
-(``history.copy_game``): descend the tree by the highest ``Q + explore * P * sqrt(N) /
-(1 + n)`` (PUCT), ``Q`` counting the prior ``P`` as virtual simulations where
-``prior_visits`` > 0 (Pachi's way; by default, with ``explore`` 0, the prior's only use; with
-``doubt_passes`` a turn given up, a pass that proposes a pause, a virtual move or a suicide,
-counts only the prior's even simulations, so that a search that finds every move lost or won
-does not give its turn away on the prior's optimism), through real moves, pass and the
-virtual move (all three are actions of the tree); a node gets its edges on its second visit
+(``history.copy_game``): descend the tree by the highest ``Q + explore * P * sqrt(N) / (1 +
+n)`` (PUCT), ``Q`` counting the prior ``P`` as virtual simulations where ``prior_visits`` > 0
+(Pachi's way; by default, with ``explore`` 0, the prior's only use; with ``doubt_passes`` a
+turn given up, a pass that proposes a pause, a virtual move or (with ``avoid_suicides`` false)
+a suicide, counts only the prior's even simulations, so that a search that finds every move
+lost or won does not give its turn away on the prior's optimism), through real moves, pass and
+the virtual move (all three are actions of the tree); a node gets its edges on its second visit
 (``_expand``: every legal real move that does not fill the mover's own eye, nor with
-``avoid_suicides`` leave its chain without a liberty, pass, virtual; priors ``hand_prior``,
-or with ``prior = "learned"`` the gammas of ``sim.players.prior``); a new node ends the
-descent; the playout policy plays the game to its end (with ``tactics`` the pattern playout
-reads ladders and plays nakade: ``finish``); the value goes back up the path. The move
-played is the root's most visited edge. With RAVE (``rave`` > 0) each node of the path also
-backs up the value into the all-moves-as-first statistics of the edges its mover played first
-later in the simulation (``_amaf``), which ``_select`` blends into the edge's value. With
-``stop_early`` the search ends once the root's most visited edge leads the next by more than
-the simulations left (``_decided``): the move is the one the full search would play, found
-sooner; the tree it leaves for the next move holds fewer simulations.
+``avoid_suicides`` leave its chain without a liberty, pass, virtual; priors ``hand_prior``, or
+with ``prior = "learned"`` the gammas of ``sim.players.prior``); a new node ends the descent;
+the playout policy plays the game to its end (with ``tactics`` the pattern playout reads
+ladders and plays nakade: ``finish``); the value goes back up the path. The move played is the
+root's most visited edge. With RAVE (``rave`` > 0) each node of the path also backs up the
+value into the all-moves-as-first statistics of the edges its mover played first later in the
+simulation (``_amaf``), which ``_select`` blends into the edge's value. With ``stop_early`` the
+search ends once the root's most visited edge leads the next by more than the simulations left
+(``_decided``): the move is the one the full search would play, found sooner; the tree it
+leaves for the next move holds fewer simulations.
 
 Value (Black's; the mover of an edge stores its own): the win under the ruleset the player
 plays for (``play_for``, its komi from the run), 1 / 0.5 / 0 for a win, draw, loss; endings
@@ -64,6 +64,8 @@ from sim.engine.state import (
     PENDING_PASS,
     RESUMPTIONS,
     ST,
+    SUIC,
+    SUICIDE_NONE,
     TO_MOVE,
     N,
     W,
@@ -151,10 +153,12 @@ def _expand(tree, t, s, nd, params):
     ``sim.players.prior`` (reading ladders with ``tactics``; pass and virtual both a first
     pass's, or an answer's), else the hand-set ones; each edge's won virtual simulations
     ``sqrt(P) prior_visits`` (none where P is below ``MIN_PRIOR``, nor with ``doubt_passes``
-    for a turn given up: a pass that proposes a pause, a virtual move, a suicide)."""
+    for a turn given up: a pass that proposes a pause, a virtual move, a suicide searched)."""
     learned = params[K_PRIOR] == LEARNED_PRIOR
     ladders = params[K_TACTICS] != 0.0
-    avoid_suicides = params[K_AVOID_SUICIDES] != 0.0
+    # suicides are legal only where the rules allow them (else ``is_candidate`` leaves them out)
+    suicides = s.tab[ST, SUIC] != SUICIDE_NONE
+    avoid_suicides = suicides and params[K_AVOID_SUICIDES] != 0.0
     prior_visits = params[K_PRIOR_VISITS]
     n_edges = tree.edge.shape[2]
     first = tree.meta[t, USED_EDGES]
@@ -209,10 +213,13 @@ def _expand(tree, t, s, nd, params):
         tree.prior[t, i] /= total
         p = tree.prior[t, i]
         tree.won[t, i] = np.sqrt(p) * prior_visits if p >= MIN_PRIOR else 0.0
-    if params[K_DOUBT_PASSES] != 0.0:  # turns given up: suicides; pass and virtual, the last
-        for i in range(first, e - 2):  # two edges, unless they answer a pass
-            if liberties_after(s, tree.edge[t, ACT, i], c)[0] == 0:
-                tree.won[t, i] = 0.0
+    if params[K_DOUBT_PASSES] != 0.0:
+        # turns given up: the suicides searched; pass and virtual, the last two edges, unless
+        # they answer a pass
+        if suicides and not avoid_suicides:
+            for i in range(first, e - 2):
+                if liberties_after(s, tree.edge[t, ACT, i], c)[0] == 0:
+                    tree.won[t, i] = 0.0
         if not pending:
             tree.won[t, e - 2] = tree.won[t, e - 1] = 0.0
     tree.node[t, FIRST, nd] = first
