@@ -141,11 +141,11 @@ def match_runs(games: int, visits, programs, search: Player, size: int) -> list:
     board = "" if size == SIZE else f"{size}x{size}-"
     rave, stop = (f"rave{search.rave:g}" if search.rave else ""), "stop" * search.stop_early
     learned = "learned" if search.prior == "learned" else ""
-    pv = f"pv{search.prior_visits:g}" if search.prior_visits else ""
-    pv += "tactics" * search.tactics
-    pv += f"score{search.score_utility:g}" if search.score_utility else ""
-    pv += "doubt" * search.doubt_passes
-    pv += "nosuicides" * search.avoid_suicides
+    since_pv = f"pv{search.prior_visits:g}" if search.prior_visits else ""  # and what came after
+    since_pv += "tactics" * search.tactics
+    since_pv += f"score{search.score_utility:g}" if search.score_utility else ""
+    since_pv += "doubt" * search.doubt_passes
+    since_pv += "nosuicides" * search.avoid_suicides
     usual = 0.0 if search.prior_visits else 1.0
     explore = f"explore{search.explore:g}" if search.explore != usual else ""
     playout = "" if search.playout == "pattern" else search.playout
@@ -154,7 +154,7 @@ def match_runs(games: int, visits, programs, search: Player, size: int) -> list:
         for v in visits:
             mcts = replace(search, visits=v).to_dict()
             other = replace(program, play_for=search.play_for).to_dict()
-            name = f"{board}mcts{v}{rave}{stop}{learned}{pv}{explore}{playout}{ruleset}"
+            name = f"{board}mcts{v}{rave}{stop}{learned}{since_pv}{explore}{playout}{ruleset}"
             for colour, black, white in (("black", mcts, other), ("white", other, mcts)):
                 table = {
                     "name": f"{name}-{program.label}-mcts-{colour}",

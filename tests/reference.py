@@ -96,6 +96,30 @@ def group_and_liberties(size, cells, p):
     return stones, libs
 
 
+def place(size, cells, p, colour):
+    """A stone of ``colour`` put on the empty p: the board after it (the opponent's groups it
+    leaves without a liberty removed, then its own group if that has none: a suicide), the
+    stones captured and the stones of its own it removed."""
+    new = list(cells)
+    new[p] = colour
+    captured = 0
+    for q in neighbours(size, p):
+        if new[q] == other(colour):
+            g, libs = group_and_liberties(size, new, q)
+            if not libs:
+                for r in g:
+                    new[r] = EMPTY
+                captured += len(g)
+    suicided = 0
+    if captured == 0:
+        own, libs = group_and_liberties(size, new, p)
+        if not libs:
+            for r in own:
+                new[r] = EMPTY
+            suicided = len(own)
+    return new, captured, suicided
+
+
 def groups(size, cells):
     """Every group on the board, as a list of (stones, liberties)."""
     seen, result = set(), []
@@ -395,25 +419,9 @@ class RefGame:
         size, cells, me = self.size, self.cells, self.to_move
         if cells[p] != EMPTY:
             return "occupied", None
-        new = list(cells)
-        new[p] = me
-        captured = 0
-        for q in neighbours(size, p):
-            if new[q] == other(me):
-                g, libs = group_and_liberties(size, new, q)
-                if not libs:
-                    for r in g:
-                        new[r] = EMPTY
-                    captured += len(g)
-        suicided = 0
-        if captured == 0:
-            own, libs = group_and_liberties(size, new, p)
-            if not libs:
-                if len(own) == 1 or self.suicide == "none":
-                    return "suicide", None
-                for r in own:
-                    new[r] = EMPTY
-                suicided = len(own)
+        new, captured, suicided = place(size, cells, p, me)
+        if suicided == 1 or (suicided and self.suicide == "none"):
+            return "suicide", None
         board = tuple(new)
         position = (board, self.virtual[BLACK], self.virtual[WHITE])
         cycle = False

@@ -13,6 +13,7 @@ from sim.players.ladder import new_line
 from sim.rules import Rules
 from sim.selfplay import play_batch
 from tests.conftest import numba_game as Game
+from tests.reference import place
 from tests.test_ladder import python_ladder_caught
 from tests.test_pattern_player import (
     after_move,
@@ -102,26 +103,36 @@ def test_features_against_a_python_count():
 
 
 def test_candidates_are_the_legal_moves_that_fill_no_own_eye():
-    n = 6
-    _, moves = play_batch(
-        Rules(n), seed=2, game_ids=np.arange(3), black="pattern", white="pattern",
-        record_moves=True,
-    )  # fmt: skip
-    for actions in moves:
-        game = Game(n)
-        for action in actions.tolist():
-            board, c = game.board(), game.to_move
-            legal = set(game.legal_moves())
-            want = {i for i in legal if not own_eye(board, n, i, c)}
-            pending = game.state.tab[ST, PENDING_PASS]
-            got = {
-                i
-                for i in range(n * n)
-                if board[i] == 0
-                and prior.is_candidate(game.state, game.state.pt[INTERIOR, i], c, pending)
-            }
-            assert got == want
-            assert game.play(action) is None
+    """``is_candidate``: the legal moves that fill no own eye; without ``suicides`` also none
+    that the pure-Python reference (``tests.reference.place``) finds removing its own group
+    (6x6 pattern and random games, under multi-stone suicide)."""
+    n, suicides = 6, 0
+    for black in ("pattern", "random"):
+        _, moves = play_batch(
+            Rules(n), seed=2, game_ids=np.arange(3), black=black, white=black,
+            record_moves=True,
+        )  # fmt: skip
+        for actions in moves:
+            game = Game(n)
+            for action in actions.tolist():
+                board, c = game.board(), game.to_move
+                legal = set(game.legal_moves())
+                want = {i for i in legal if not own_eye(board, n, i, c)}
+                suicide = {i for i in want if place(n, board, i, c)[2] > 0}
+                suicides += len(suicide)
+                pending = game.state.tab[ST, PENDING_PASS]
+                for searched, expected in ((True, want), (False, want - suicide)):
+                    got = {
+                        i
+                        for i in range(n * n)
+                        if board[i] == 0
+                        and prior.is_candidate(
+                            game.state, game.state.pt[INTERIOR, i], c, pending, searched
+                        )
+                    }
+                    assert got == expected
+                assert game.play(action) is None
+    assert suicides >= 3
 
 
 def test_pattern_classes_are_the_symmetries_of_the_square():

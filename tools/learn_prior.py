@@ -3,17 +3,17 @@
     python tools/learn_prior.py RUN_DIR... [--out sim/players/prior_weights.npz]
                                 [--holdout 0.1] [--l2 1.0] [--steps 600]
 
-Every position of the runs' recorded games (``record_moves = "all"``) before a real move or
-a pass is a choice among the candidates a search considers (``prior.is_candidate``, and
-pass); the weights of ``prior.move_features`` (a weight per 3x3 class, equal over rotations
-and reflections, and one per tactical feature) are fitted by maximum likelihood of the moves
-played under the softmax of the candidates' summed weights (Coulom's generalised
-Bradley-Terry model, fitted here by Adam on the full batch rather than his MM), with an L2
-penalty ``--l2`` (a Gaussian prior on each log-gamma). A share ``--holdout`` of the games (drawn
-with seed 0) is kept out of the fit and scored: the top-1 prediction rate and the mean
-log-likelihood of the learned prior, of the hand-set prior of the search before it
-(``sim.players.mcts.hand_prior``) and of a uniform choice. The weights, the feature names and
-this command are written to ``--out``.
+Every position of the runs' recorded games (``record_moves = "all"``) before a real move or a
+pass is a choice among the candidates a search considers (``prior.is_candidate``, suicides
+included as when the shipped weights were learned, and pass); the weights of
+``prior.move_features`` (a weight per 3x3 class, equal over rotations and reflections, and one
+per tactical feature) are fitted by maximum likelihood of the moves played under the softmax of
+the candidates' summed weights (Coulom's generalised Bradley-Terry model, fitted here by Adam
+on the full batch rather than his MM), with an L2 penalty ``--l2`` (a Gaussian prior on each
+log-gamma). A share ``--holdout`` of the games (drawn with seed 0) is kept out of the fit and
+scored: the top-1 prediction rate and the mean log-likelihood of the learned prior, of the
+hand-set prior of the search before it (``sim.players.mcts.hand_prior``) and of a uniform
+choice. The weights, the feature names and this command are written to ``--out``.
 
 The shipped weights were learned from KataGo's self-play through jpdsim (docs/findings.md,
 "Learned priors"); KataGo is needed only to make new ones.
@@ -65,7 +65,7 @@ def _candidates(s, feats, hand, b, line):
     k = 0
     for i in range(s.tab[ST, N_EMPTY]):
         p = s.pt[EMPTIES, i]
-        if prior.is_candidate(s, p, c, pending):
+        if prior.is_candidate(s, p, c, pending, True):  # suicides too, as the weights were learned
             f = prior.move_features(s, p, c, b, line, True)
             feats[k, 0] = s.pt[PLAIN, p]
             for j in range(len(f)):

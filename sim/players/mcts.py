@@ -92,9 +92,9 @@ from sim.players.params import (
     PATTERN_PLAYOUT,
 )
 from sim.players.pattern import around, matches_at, pattern_move
-from sim.players.prior import F, is_candidate, move_weight
+from sim.players.prior import F, is_candidate, is_suicide, move_weight
 from sim.players.random import random_move
-from sim.players.tactics import bad_self_atari, liberties_after
+from sim.players.tactics import bad_self_atari
 from sim.players.tree import (
     ACT,
     CHILD,
@@ -156,9 +156,9 @@ def _expand(tree, t, s, nd, params):
     for a turn given up: a pass that proposes a pause, a virtual move, a suicide searched)."""
     learned = params[K_PRIOR] == LEARNED_PRIOR
     ladders = params[K_TACTICS] != 0.0
-    # suicides are legal only where the rules allow them (else ``is_candidate`` leaves them out)
+    # suicides are legal only where the rules allow them (else ``judge`` refuses them)
     suicides = s.tab[ST, SUIC] != SUICIDE_NONE
-    avoid_suicides = suicides and params[K_AVOID_SUICIDES] != 0.0
+    searched = not (suicides and params[K_AVOID_SUICIDES] != 0.0)  # suicides among the edges
     prior_visits = params[K_PRIOR_VISITS]
     n_edges = tree.edge.shape[2]
     first = tree.meta[t, USED_EDGES]
@@ -170,9 +170,7 @@ def _expand(tree, t, s, nd, params):
     total = 0.0
     for i in range(s.tab[ST, N_EMPTY]):
         p = s.pt[EMPTIES, i]
-        if is_candidate(s, p, c, pending) and not (
-            avoid_suicides and liberties_after(s, p, c)[0] == 0
-        ):
+        if is_candidate(s, p, c, pending, searched):
             tree.edge[t, ACT, e] = p
             if learned:
                 weight = move_weight(
@@ -216,9 +214,9 @@ def _expand(tree, t, s, nd, params):
     if params[K_DOUBT_PASSES] != 0.0:
         # turns given up: the suicides searched; pass and virtual, the last two edges, unless
         # they answer a pass
-        if suicides and not avoid_suicides:
+        if suicides and searched:
             for i in range(first, e - 2):
-                if liberties_after(s, tree.edge[t, ACT, i], c)[0] == 0:
+                if is_suicide(s, tree.edge[t, ACT, i], c):
                     tree.won[t, i] = 0.0
         if not pending:
             tree.won[t, e - 2] = tree.won[t, e - 1] = 0.0

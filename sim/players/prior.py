@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from sim.engine.board import in_atari_at, neighbour
+from sim.engine.board import in_atari_at, key_after, neighbour
 from sim.engine.history import judge
 from sim.engine.state import (
     COLOR,
@@ -28,6 +28,7 @@ from sim.engine.state import (
     LAST_POINT,
     OK,
     OK_CYCLE,
+    PLACES,
     ST,
     W,
     colour_row,
@@ -180,10 +181,18 @@ def move_weight(s, p, c, pattern, features, b, line, ladders):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def is_candidate(s, p, c, pending):
-    """Whether ``c``'s real move at the empty ``p`` is one a search considers: legal, and not
-    filling its own eye."""
-    if fills_own_eye(s, p, c):
+def is_suicide(s, p, c):
+    """Whether ``c``'s move at the empty ``p`` leaves its own chain without a liberty (the
+    engine's own reading, ``board.key_after``; legal only as a multi-stone suicide under
+    ``suicide = "multi"``)."""
+    return key_after(s, p, c)[1] != PLACES
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def is_candidate(s, p, c, pending, suicides):
+    """Whether ``c``'s real move at the empty ``p`` is one a search considers: legal, not
+    filling its own eye and, unless ``suicides``, not a suicide."""
+    if fills_own_eye(s, p, c) or (not suicides and is_suicide(s, p, c)):
         return False
     code = judge(s, p, c, pending)
     return code == OK or code == OK_CYCLE
