@@ -20,7 +20,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the engine of this tree, not an installed one
 
-from sim.player import EVENING, NIGHT, PUCT, Player  # noqa: E402
+from sim.player import EVENING, LATE_NIGHT, NIGHT, PUCT, Player  # noqa: E402
 from sim.rules import Rules  # noqa: E402
 
 # Each mix pins the earlier default search of ``sim.player`` (``NIGHT``, ``EVENING``, ``PUCT``)
@@ -119,10 +119,19 @@ MIXES = [
         "mcts(60) no suicides vs pattern 7x7 multi-stone suicide",
         7,
         {"suicide": "multi"},
-        {"kind": "mcts", "visits": 60},
+        {"kind": "mcts", "visits": 60, **LATE_NIGHT},
         {"kind": "pattern"},
         {},
         60,
+    ),
+    (
+        "mcts(60) diamond patterns vs pattern 9x9",
+        9,
+        {},
+        {"kind": "mcts", "visits": 60},
+        {"kind": "pattern"},
+        {},
+        40,
     ),
 ]
 

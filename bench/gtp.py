@@ -4,13 +4,13 @@ figures (one process per worker).
     python bench/gtp.py speed [--games N] [--level L]
     python bench/gtp.py match [--games N] [--workers K] [--visits 1000,4000] [--levels 1,10]
                               [--engine NAME=COMMAND ...] [--rave K] [--stop-early]
-                              [--prior hand|learned] [--prior-visits K] [--explore C]
+                              [--prior hand|learned|diamond] [--prior-visits K] [--explore C]
                               [--score-utility U] [--[no-]tactics] [--[no-]doubt-passes]
                               [--[no-]avoid-suicides] [--playout P] [--ruleset R] [--size N]
                               [--colour both|black|white]
     python bench/gtp.py table [--games N] [--visits 1000,4000] [--levels 1,10]
                               [--engine NAME=COMMAND ...] [--rave K] [--stop-early]
-                              [--prior hand|learned] [--prior-visits K] [--explore C]
+                              [--prior hand|learned|diamond] [--prior-visits K] [--explore C]
                               [--score-utility U] [--[no-]tactics] [--[no-]doubt-passes]
                               [--[no-]avoid-suicides] [--playout P] [--ruleset R] [--size N]
 
@@ -127,20 +127,20 @@ def opponents(levels, engines) -> list[Player]:
 def match_runs(games: int, visits, programs, search: Player, size: int) -> list:
     """The runs of the match table on ``size``: for each program and mcts visits (the player
     ``search`` at those visits), one run with mcts as Black and one with mcts as White,
-    ``games // 2`` games each (shards of 10 games, so that a stopped match loses little),
-    named ``[NxN-]mctsV[raveK][stop][learned][pvK][tactics][scoreU][doubt][nosuicides]``
-    ``[exploreC][random][-RULESET]-`` ``PROGRAM-mcts-COLOUR`` (no ``raveK`` for the search
-    without RAVE, no ``stop`` without the early stop, no ``learned`` with the hand-set priors,
-    no ``pvK`` for the PUCT search (``prior_visits`` 0), no ``tactics`` without them, no
-    ``scoreU`` for ``score_utility`` 0, no ``doubt`` for trusted passes, no ``nosuicides`` with
-    suicides searched, as before they existed; ``exploreC`` where the exploration constant is
-    not the one of its selection, 1 for PUCT and 0 with ``prior_visits``; ``random`` for the
-    random playout; no ``-RULESET`` for jpd_a, no ``NxN-`` on 9x9); every player plays for
-    ``search.play_for``, the program told its komi."""
+    ``games // 2`` games each (shards of 10 games, so that a stopped match loses little), named
+    ``[NxN-]mctsV[raveK][stop][learned|diamond][pvK][tactics][scoreU][doubt]``
+    ``[nosuicides][exploreC][random][-RULESET]-`` ``PROGRAM-mcts-COLOUR`` (no ``raveK`` for the
+    search without RAVE, no ``stop`` without the early stop, the learned prior's name, none with
+    the hand-set priors, no ``pvK`` for the PUCT search (``prior_visits`` 0), no ``tactics``
+    without them, no ``scoreU`` for ``score_utility`` 0, no ``doubt`` for trusted passes, no
+    ``nosuicides`` with suicides searched, as before they existed; ``exploreC`` where the
+    exploration constant is not the one of its selection, 1 for PUCT and 0 with
+    ``prior_visits``; ``random`` for the random playout; no ``-RULESET`` for jpd_a, no ``NxN-``
+    on 9x9); every player plays for ``search.play_for``, the program told its komi."""
     runs = []
     board = "" if size == SIZE else f"{size}x{size}-"
     rave, stop = (f"rave{search.rave:g}" if search.rave else ""), "stop" * search.stop_early
-    learned = "learned" if search.prior == "learned" else ""
+    learned = "" if search.prior == "hand" else search.prior
     since_pv = f"pv{search.prior_visits:g}" if search.prior_visits else ""  # and what came after
     since_pv += "tactics" * search.tactics
     since_pv += f"score{search.score_utility:g}" if search.score_utility else ""

@@ -13,21 +13,22 @@
 - the anchors measured for Pachi 12.90 on this machine (one thread, 9x9): its heavy "moggy"
   playouts 18,000/s flat and 13,400/s in its tree search, its light playouts 72,000/s flat.
 
-``strength``: pairings (``PAIRS``, or ``--pairs A:B,...``), each colour half of the games, at
-the default komi; wins under jpd_a with Wilson 95% intervals. Games are split among
-``--workers`` processes by id. A player is ``random``, ``pattern`` or ``mctsV`` (V visits), with
-``raveK`` for RAVE at equivalence K (left out: none, the search before it), ``exploreC`` for
-the exploration constant C (left out: the default), ``stop`` for ``stop_early`` (left out:
-false, the search before it), ``hand`` for the hand-set priors (left out: the learned
-ones, the default), ``scoreU`` for ``score_utility`` U (left out: the default), ``pvK`` for
-``prior_visits`` K (left out: the default), ``notactics`` for ``tactics`` false,
-``trustpasses`` for ``doubt_passes`` false and ``suicides`` for ``avoid_suicides`` false (left
-out: true, the defaults), e.g. ``mcts1000rave1000explore0.5``, ``mcts1000rave1000hand``,
-``mcts1000rave1000score0``, ``mcts1000rave1000suicides`` (the default of the night of
-2026-12-04), ``mcts1000rave1000score0trustpassessuicides`` (the evening's),
-``mcts1000rave1000score0notacticstrustpassessuicides`` (the afternoon's) or
-``mcts1000rave1000explore1score0pv0notacticstrustpassessuicides`` (the PUCT search, the default
-before 2026-12-04).
+``strength``: pairings (``PAIRS``, or ``--pairs A:B,...``), each colour half of the games, at the
+default komi; wins under jpd_a with Wilson 95% intervals. Games are split among ``--workers``
+processes by id. A player is ``random``, ``pattern`` or ``mctsV`` (V visits), with ``raveK`` for
+RAVE at equivalence K (left out: none, the search before it), ``exploreC`` for the exploration
+constant C (left out: the default), ``stop`` for ``stop_early`` (left out: false, the search before
+it), ``hand`` for the hand-set priors and ``learned`` for the learned ones without diamond patterns
+(left out: the default, with them), ``scoreU`` for ``score_utility`` U (left out: the default),
+``pvK`` for ``prior_visits`` K (left out: the default), ``notactics`` for ``tactics`` false,
+``trustpasses`` for ``doubt_passes`` false and ``suicides`` for ``avoid_suicides`` false (left out:
+true, the defaults), e.g. ``mcts1000rave1000explore0.5``, ``mcts1000rave1000hand``,
+``mcts1000rave1000score0``, ``mcts1000rave1000learned`` (the default of the late night of
+2026-12-04), ``mcts1000rave1000learnedsuicides`` (the night's),
+``mcts1000rave1000learnedscore0trustpassessuicides`` (the evening's),
+``mcts1000rave1000learnedscore0notacticstrustpassessuicides`` (the afternoon's) or
+``mcts1000rave1000explore1learnedscore0pv0notacticstrustpassessuicides`` (the PUCT search, the
+default before 2026-12-04).
 ``--first F`` plays game ids F, F+1, ... of each colour: a second run of a pairing with new
 games.
 """
@@ -83,18 +84,19 @@ def player(name: str) -> Player:
     if name in ("random", "pattern"):
         return Player(name)
     found = re.fullmatch(
-        r"mcts(\d+)(?:rave(\d+))?(?:explore([\d.]+))?(stop)?(hand)?(?:score([\d.]+))?"
-        r"(?:pv([\d.]+))?(notactics)?(trustpasses)?(suicides)?",
+        r"mcts(\d+)(?:rave(\d+))?(?:explore([\d.]+))?(stop)?(hand|learned|diamond)?"
+        r"(?:score([\d.]+))?(?:pv([\d.]+))?(notactics)?(trustpasses)?(suicides)?",
         name,
     )
     if not found:
         sys.exit(
             f"unknown player {name!r}: random, pattern, "
-            "mctsV[raveK][exploreC][stop][hand][scoreU][pvK][notactics][trustpasses][suicides]"
+            "mctsV[raveK][exploreC][stop][hand|learned|diamond][scoreU][pvK][notactics]"
+            "[trustpasses][suicides]"
         )
     rave, explore = float(found[2] or 0), float(found[3] or Player().explore)
     visits, stop = int(found[1]), bool(found[4])
-    prior = "hand" if found[5] else "learned"
+    prior = found[5] or Player().prior
     score = float(found[6] or Player().score_utility)
     prior_visits = float(found[7] or Player().prior_visits)
     return Player(

@@ -35,7 +35,8 @@ class NativePlayers:
         self.set_rules(rules)
         visits = max(p.visits if p.searches else 0 for p in self.players)
         rave = any(p.searches and p.rave > 0 for p in self.players)
-        self.tree = new_tree(rules, visits, len(RAW_FIELDS), rave) if visits else None
+        priors = tuple(p.prior if p.searches else "hand" for p in self.players)
+        self.tree = new_tree(rules, visits, len(RAW_FIELDS), rave, priors) if visits else None
         self.sim = new_state(rules, False) if visits else None
         self.rng = np.zeros(2, np.uint64)
         self.dead = np.zeros((2, rules.board_size**2), np.int64)

@@ -26,8 +26,10 @@ stop_early      end a move's search once its most visited move  false
                 move is the same, found sooner, but the tree
                 kept for the next move is smaller: weaker
                 against GNU Go, docs/findings.md)
-prior           the move priors of its tree: ``"learned"``     ``"learned"``
-                (from KataGo's moves, ``sim.players.prior``) or
+prior           the move priors of its tree: ``"diamond"``     ``"diamond"``
+                (from KataGo's moves, with 12-point diamond    (``"learned"``
+                patterns, ``sim.players.prior``),              before
+                ``"learned"`` (the same without diamonds) or   2026-12-05)
                 ``"hand"`` (set by hand: captures, patterns
                 next to the last move, no self-atari; the
                 search before 2026-12-03)
@@ -112,7 +114,7 @@ class Player:
     explore: float = 0.0
     rave: float = 1000.0
     stop_early: bool = False
-    prior: str = "learned"
+    prior: str = "diamond"
     score_utility: float = 0.3
     prior_visits: float = 60.0
     tactics: bool = True
@@ -265,7 +267,7 @@ class Player:
     def name(self) -> str:
         """The canonical string: the kind, and every parameter in order (but ``_NOT_NAMED``,
         and a ``LEGACY`` parameter at its legacy value), e.g. ``mcts(visits=1000,
-        playout=pattern,play_for=jpd_a,resign_below=0,explore=0,rave=1000,prior=learned,
+        playout=pattern,play_for=jpd_a,resign_below=0,explore=0,rave=1000,prior=diamond,
         prior_visits=60)`` (without the line breaks); ``from_name`` reads it back."""
         if not self.parameters:
             return self.kind
@@ -343,9 +345,11 @@ LEGACY = {
 }
 #: Earlier default searches, as the parameters in which each differs from today's default
 #: player: what benches and studies pin so that their names and games stay that search's. The
-#: night of 2026-12-04 (suicides searched, until 23:50), the evening before it (no score
-#: utility, passes trusted) and the PUCT search (before 2026-12-04: explore 1, the priors not
-#: counted as simulations, no ladders).
-NIGHT = {"avoid_suicides": False}
+#: late night from 23:50 on 2026-12-04 (no diamond patterns, until 2026-12-05), the night
+#: before it (suicides searched), the evening before that (no score utility, passes trusted)
+#: and the PUCT search (before 2026-12-04: explore 1, the priors not counted as simulations,
+#: no ladders).
+LATE_NIGHT = {"prior": "learned"}
+NIGHT = {"avoid_suicides": False, **LATE_NIGHT}
 EVENING = {"score_utility": 0.0, "doubt_passes": False, **NIGHT}
 PUCT = {"explore": 1.0, "prior_visits": 0.0, "tactics": False, **EVENING}

@@ -112,8 +112,8 @@ PLAYER_PARAMETERS = {k: keys for k, (keys, _) in PLAYER_TABLE.items()}
 #: The playout policies of a searching player.
 PLAYOUTS = ("random", "pattern")
 #: The move priors of a searching player: hand-set weights, or learned ones
-#: (``sim.players.prior``).
-PRIORS = ("hand", "learned")
+#: (``sim.players.prior``), with diamond patterns too.
+PRIORS = ("hand", "learned", "diamond")
 #: Dead stones at a pause (docs/rules.md §4): "all_alive", the agreed ending 两弃终局; "agree",
 #: the players name the dead stones (equal lists: removed; else play resumes, 实战解决).
 DEAD_STONES = ("all_alive", "agree")

@@ -221,7 +221,7 @@ def test_players_tables(tmp_path):
     assert cfg.white == Player("pattern")
     assert cfg.black.name == (
         "mcts(visits=200,playout=pattern,play_for=jpd_b,resign_below=0,explore=0,rave=1000,"
-        "prior=learned,score_utility=0.3,prior_visits=60,tactics=True,doubt_passes=True,"
+        "prior=diamond,score_utility=0.3,prior_visits=60,tactics=True,doubt_passes=True,"
         "avoid_suicides=True)"
     )
     assert cfg.white.name == "pattern"
@@ -235,7 +235,7 @@ def test_players_tables(tmp_path):
             "explore": 0.0,
             "rave": 1000.0,
             "stop_early": False,
-            "prior": "learned",
+            "prior": "diamond",
             "score_utility": 0.3,
             "prior_visits": 60.0,
             "tactics": True,
@@ -308,7 +308,8 @@ def test_parameters_added_later_keep_older_runs_as_they_were(tmp_path, capsys):
     assert Player("mcts", **first, rave=300, prior="hand").name == plain[:-1] + ",rave=300)"
     stopping = Player("mcts", **first, rave=0, stop_early=True, prior="hand")
     assert stopping.name == plain[:-1] + ",stop_early=True)"
-    assert Player("mcts", **first, rave=0).name == plain[:-1] + ",prior=learned)"
+    assert Player("mcts", **first, rave=0, prior="learned").name == plain[:-1] + ",prior=learned)"
+    assert Player("mcts", **first, rave=0).name == plain[:-1] + ",prior=diamond)"
     virtual = Player("mcts", visits=16, explore=1, rave=0, prior="hand", tactics=False, **evening)
     assert virtual.name == plain[:-1] + ",prior_visits=60)"
     assert Player("mcts", **{**first, "tactics": True}, rave=0, prior="hand").name == (

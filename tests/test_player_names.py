@@ -31,6 +31,7 @@ SAMPLES = [
         prior_visits=12.5,
     ),
     Player("mcts", visits=16, explore=1, prior_visits=0),  # the PUCT search: no prior_visits
+    Player("mcts", visits=16, prior="learned"),  # the late night of 2026-12-04
     Player("mcts", visits=16, tactics=False),  # the search of the afternoon of 2026-12-04
     Player("mcts", visits=16, score_utility=0, doubt_passes=False, avoid_suicides=False),  # evening
     Player("mcts", visits=16, avoid_suicides=False),  # the night's

@@ -1,10 +1,16 @@
-"""The learned move priors (sim/players/prior.py): each feature against a Python count on
-positions of random and pattern games, the pattern classes' symmetry, the weights file, and
-the search with learned priors (reproducible, and playing its own moves: the engine against
-the reference covers its legality under every rule, tests/test_engine_vs_reference.py)."""
+"""The learned move priors (sim/players/prior.py): each feature and the diamond's far points
+against a Python count on positions of random and pattern games, the pattern classes'
+symmetry, the diamonds' hash table, the weights files, and the search with learned priors
+(reproducible, and playing its own moves: the engine against the reference covers its
+legality under every rule, tests/test_engine_vs_reference.py)."""
+
+import importlib.util
+import re
+from pathlib import Path
 
 import numpy as np
 
+from sim.cli import main as cli
 from sim.engine.state import BLACK, INTERIOR, PENDING_PASS, ST, WHITE, new_state
 from sim.player import Player
 from sim.players import pattern as P
@@ -23,6 +29,8 @@ from tests.test_pattern_player import (
     own_eye,
     python_bad_self_atari,
 )
+
+LEARN_PRIOR = Path(__file__).resolve().parents[1] / "tools" / "learn_prior.py"
 
 
 def python_features(board, n, i, c, last, own):
@@ -77,6 +85,16 @@ def python_features(board, n, i, c, last, own):
     )
 
 
+def far_of(board, n, i):
+    """The code of the points ``prior.FAR`` from ``i`` in board colours (edge 3)."""
+    y, x = divmod(i, n)
+    code = 0
+    for k, (dy, dx) in enumerate(prior.FAR):
+        a, b = y + dy, x + dx
+        code |= (board[a * n + b] if 0 <= a < n and 0 <= b < n else 3) << (2 * k)
+    return code
+
+
 def test_features_against_a_python_count():
     n = 7
     board_, line = new_state(Rules(n), False), new_line()
@@ -97,6 +115,8 @@ def test_features_against_a_python_count():
                             names = [None if f < 0 else prior.FEATURES[f] for f in got[1:]]
                             want = python_features(board, n, i, c, last[3 - c], last[c])
                             assert (int(got[0]), *names) == want, (k, i, c)
+                        far = prior.far_code(game.state.pt, p, n + 2)
+                        assert far == far_of(board, n, i), (k, i)
                 if 0 <= action < n * n:
                     last[game.to_move] = action
                 assert game.play(action) is None
@@ -136,7 +156,7 @@ def test_candidates_are_the_legal_moves_that_fill_no_own_eye():
 
 
 def test_pattern_classes_are_the_symmetries_of_the_square():
-    canon = prior.symmetric_codes()
+    canon = prior.canonical(np.arange(prior.CODES))
     rows = ("XO.", "X..", ".O.")
     codes = {canon[P.codes(s)[0]] for s in P._symmetries(rows)}
     assert len(codes) == 1
@@ -144,13 +164,89 @@ def test_pattern_classes_are_the_symmetries_of_the_square():
     assert (canon <= np.arange(prior.CODES)).all()
 
 
+def test_diamond_classes_are_the_symmetries_of_the_diamond():
+    """A diamond drawn as rows, turned and mirrored, has one class; ``variants`` lists the
+    8 turns of a code, its class the least of them."""
+    rows = ("..X..", ".XO#.", "O...#", ".#..X", "..O..")  # the middle row 2, column 2
+
+    def code(rows):
+        values = {".": 0, "X": 1, "O": 2, "#": 3}
+        return sum(values[rows[2 + r][2 + c]] << (2 * k) for k, (r, c) in enumerate(prior.DIAMOND))
+
+    turns = [rows]
+    for _ in range(3):
+        turns.append(tuple("".join(turns[-1][4 - c][r] for c in range(5)) for r in range(5)))
+    shapes = turns + [tuple(r[::-1] for r in s) for s in turns]
+    codes = np.array([code(s) for s in shapes])
+    assert len(set(codes.tolist())) == 8  # this diamond has no symmetry of its own
+    assert set(prior.canonical(codes, prior.DIAMOND).tolist()) == {codes.min()}
+    assert set(prior.variants(codes[:1], prior.DIAMOND)[:, 0].tolist()) == set(codes.tolist())
+
+
+def test_diamond_table_finds_every_turn_for_both_movers_and_nothing_else():
+    rng = np.random.default_rng(1)
+    diamonds = np.unique(prior.canonical(rng.integers(0, 4**12, 300), prior.DIAMOND))
+    weights = rng.normal(size=len(diamonds))
+    keys, values = prior.diamond_table(diamonds, weights, prior.table_size(len(diamonds)))
+    for d, w in zip(diamonds, weights):
+        for turned in prior.variants([d], prior.DIAMOND)[:, 0]:
+            assert prior.diamond_weight(keys[0], values[0], turned) == w
+            swapped = P.colours_swapped(int(turned), len(prior.DIAMOND))
+            assert prior.diamond_weight(keys[1], values[1], swapped) == w
+    others = rng.integers(0, 4**12, 2000)
+    others = others[~np.isin(prior.canonical(others, prior.DIAMOND), diamonds)]
+    assert len(others) > 1000
+    assert all(prior.diamond_weight(keys[0], values[0], c) == 0.0 for c in others)
+
+
 def test_weights_read_in_board_colours_for_both_movers():
-    pattern, features = prior.load()
-    assert pattern.shape == (2, prior.CODES) and features.shape == (len(prior.FEATURES),)
-    rng = np.random.default_rng(0)
-    for code in rng.integers(0, prior.CODES, 200):
-        assert pattern[1, code] == pattern[0, P.colours_swapped(int(code))]
-    assert np.isfinite(pattern).all() and np.isfinite(features).all()
+    for kind in prior.WEIGHTS:
+        pattern, features, diamonds, weights = prior.load(kind)
+        assert pattern.shape == (2, prior.CODES) and features.shape == (len(prior.FEATURES),)
+        rng = np.random.default_rng(0)
+        for code in rng.integers(0, prior.CODES, 200):
+            assert pattern[1, code] == pattern[0, P.colours_swapped(int(code))]
+        assert np.isfinite(pattern).all() and np.isfinite(features).all()
+        assert (diamonds == prior.canonical(diamonds, prior.DIAMOND)).all()
+        assert len(diamonds) == len(weights) and (len(diamonds) > 0) == (kind == "diamond")
+
+
+def test_a_moves_weight_adds_its_diamonds():
+    """``move_weight`` with the diamond prior's table is its weight without the table plus the
+    weight of the move's diamond class (in the mover's colours), 0 for a class not learned."""
+    n = 9
+    pattern, features, diamonds, weights = prior.load("diamond")
+    keys, values = prior.diamond_table(diamonds, weights, prior.table_size(len(diamonds)))
+    none = np.full((2, 1), -1, np.int64), np.zeros((2, 1))
+    board_, line = new_state(Rules(n), False), new_line()
+    _, moves = play_batch(
+        Rules(n), seed=4, game_ids=np.arange(2), black="pattern", white="pattern",
+        record_moves=True,
+    )  # fmt: skip
+    found = 0
+    for actions in moves:
+        game = Game(n)
+        for k, action in enumerate(actions.tolist()):
+            if k % 7 == 2:
+                board = game.board()
+                for i in (i for i in range(n * n) if board[i] == 0):
+                    p = game.state.pt[INTERIOR, i]
+                    for c in (BLACK, WHITE):
+                        args = (game.state, p, c, pattern, features)
+                        with_table = prior.move_weight(*args, keys, values, board_, line, True)
+                        plain = prior.move_weight(*args, *none, board_, line, True)
+                        code = code_of(board, n, i, c) + prior.CODES * far_of(board, n, i)
+                        if c == WHITE:  # far_of in board colours: the mover's own stones 1
+                            code = code % prior.CODES + prior.CODES * P.colours_swapped(
+                                code // prior.CODES, 4
+                            )
+                        cls = prior.canonical([code], prior.DIAMOND)[0]
+                        j = np.searchsorted(diamonds, cls)
+                        want = weights[j] if j < len(diamonds) and diamonds[j] == cls else 0.0
+                        found += want != 0.0
+                        assert with_table == plain + want, (k, i, c)
+            assert game.play(action) is None
+    assert found > 100
 
 
 def test_the_search_with_learned_priors_is_reproducible_and_differs():
@@ -169,3 +265,42 @@ def test_the_search_with_learned_priors_is_reproducible_and_differs():
         white="pattern",
     )[0]["actions"]
     assert hand.tolist() != runs[0].tolist()
+    diamond = Player("mcts", visits=40, prior="diamond")
+    again = [
+        play_batch(rules, seed=3, game_ids=ids, black=diamond, white="pattern")[0]["actions"]
+        for ids in (np.arange(4), np.arange(4))
+    ]
+    assert again[0].tolist() == again[1].tolist() != runs[0].tolist()
+
+
+def test_learn_prior_fits_its_teacher_and_writes_weights_the_search_reads(
+    tmp_path, monkeypatch, capsys
+):
+    """``tools/learn_prior.py --diamond`` on pattern self-play, every move stored: the prior it
+    learns predicts the held-out games' moves better than a uniform choice, and its file holds
+    diamond classes, as ``prior.load`` reads them."""
+    config = tmp_path / "teacher.toml"
+    config.write_text(
+        'board_size = 7\ngames = 40\nshard_size = 20\nseed = 5\nrecord_moves = "all"\n'
+        '[players]\nblack = "pattern"\nwhite = "pattern"\n'
+    )
+    assert cli(["run", str(config), "--workers", "1", "--out", str(tmp_path / "run")]) == 0
+    spec = importlib.util.spec_from_file_location("learn_prior", LEARN_PRIOR)
+    learn = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(learn)
+    out = tmp_path / "weights.npz"
+    learn.main([str(tmp_path / "run"), "--diamond", "2", "--steps", "200", "--out", str(out)])
+    printed = capsys.readouterr().out
+    top1 = {
+        m[1]: float(m[2])
+        for m in re.finditer(r"held out, +(\w[\w -]*?) prior: top-1 ([\d.]+)%", printed)
+    }
+    assert top1["learned"] > 3 * top1["uniform"] > 0, printed
+    monkeypatch.setitem(prior.WEIGHTS, "diamond", out)
+    prior.load.cache_clear()
+    try:
+        pattern, features, diamonds, weights = prior.load("diamond")
+        assert len(diamonds) > 50 and (diamonds == prior.canonical(diamonds, prior.DIAMOND)).all()
+        assert np.abs(weights).max() > 0.1 and np.isfinite(pattern).all()
+    finally:
+        prior.load.cache_clear()

@@ -1,22 +1,24 @@
 """Learn the mcts player's move priors (``sim/players/prior.py``) from recorded games.
 
     python tools/learn_prior.py RUN_DIR... [--out sim/players/prior_weights.npz]
-                                [--holdout 0.1] [--l2 1.0] [--steps 600]
+                                [--holdout 0.1] [--l2 1.0] [--steps 600] [--diamond MIN]
 
 Every position of the runs' recorded games (``record_moves = "all"``) before a real move or a
 pass is a choice among the candidates a search considers (``prior.is_candidate``, suicides
 included as when the shipped weights were learned, and pass); the weights of
 ``prior.move_features`` (a weight per 3x3 class, equal over rotations and reflections, and one
-per tactical feature) are fitted by maximum likelihood of the moves played under the softmax of
-the candidates' summed weights (Coulom's generalised Bradley-Terry model, fitted here by Adam
-on the full batch rather than his MM), with an L2 penalty ``--l2`` (a Gaussian prior on each
-log-gamma). A share ``--holdout`` of the games (drawn with seed 0) is kept out of the fit and
-scored: the top-1 prediction rate and the mean log-likelihood of the learned prior, of the
-hand-set prior of the search before it (``sim.players.mcts.hand_prior``) and of a uniform
-choice. The weights, the feature names and this command are written to ``--out``.
+per tactical feature; with ``--diamond MIN`` also one per diamond class, of the 12-point
+diamonds seen at least MIN times among the candidates fitted on) are fitted by maximum
+likelihood of the moves played under the softmax of the candidates' summed weights (Coulom's
+generalised Bradley-Terry model, fitted here by Adam on the full batch rather than his MM),
+with an L2 penalty ``--l2`` (a Gaussian prior on each log-gamma). A share ``--holdout`` of the
+games (drawn with seed 0) is kept out of the fit and scored: the top-1 prediction rate and the
+mean log-likelihood of the learned prior, of each shipped learned prior, of the hand-set prior
+of the search before them (``sim.players.mcts.hand_prior``) and of a uniform choice. The
+weights, the feature names and this command are written to ``--out``.
 
 The shipped weights were learned from KataGo's self-play through jpdsim (docs/findings.md,
-"Learned priors"); KataGo is needed only to make new ones.
+"Learned priors", "Diamond patterns"); KataGo is needed only to make new ones.
 """
 
 import argparse
@@ -45,6 +47,7 @@ from sim.engine.state import (  # noqa: E402
     PLAIN,
     ST,
     TO_MOVE,
+    W,
     new_state,  # noqa: E402
 )
 from sim.players import prior  # noqa: E402
@@ -58,8 +61,9 @@ PASS_FIRST, PASS_ANSWER = prior.F["pass_first"], prior.F["pass_answer"]
 
 @njit(cache=True)
 def _candidates(s, feats, hand, b, line):
-    """The candidates of the position ``s``: their points (PLAIN index, -1 for pass) and
-    features (rows of ``feats``) and the hand-set prior (``hand``); returns their number."""
+    """The candidates of the position ``s``: their points (PLAIN index, -1 for pass),
+    features and the code of their points ``prior.FAR`` (rows of ``feats``), and the hand-set
+    prior (``hand``); returns their number."""
     c = s.tab[ST, TO_MOVE]
     pending = s.tab[ST, PENDING_PASS]
     k = 0
@@ -70,6 +74,7 @@ def _candidates(s, feats, hand, b, line):
             feats[k, 0] = s.pt[PLAIN, p]
             for j in range(len(f)):
                 feats[k, 1 + j] = f[j]
+            feats[k, -1] = prior.far_code(s.pt, p, s.tab[ST, W])
             hand[k] = hand_prior(s, p, c)
             k += 1
     feats[k, :] = -1  # pass: no point, no pattern, one feature
@@ -89,7 +94,7 @@ def positions(run_dirs):
         if cfg.setup:
             sys.exit(f"{run_dir}: its games start from setups; only games from the empty board")
         n2 = cfg.rules.board_size**2
-        feats = np.zeros((n2 + 1, 2 + prior.GROUPS), np.int64)
+        feats = np.zeros((n2 + 1, 3 + prior.GROUPS), np.int64)
         hand = np.zeros(n2 + 1)
         board, line = new_state(cfg.rules, False), new_line()
         for shard in sorted(state.moves_shards):
@@ -116,65 +121,85 @@ def positions(run_dirs):
                         break
 
 
-def design(samples, classes):
-    """Arrays of the samples: each candidate's pattern class (a value of ``classes``, which
-    maps a class's least code in the mover's colours to its index and grows with new ones;
-    NO_CLASS for a pass), its feature indices, its position, and each position's chosen
-    row."""
-    canon = prior.symmetric_codes()
-    cls, feat, pos, chosen, start = [], [], [], [], 0
+def design(samples):
+    """Arrays of the samples: each candidate's diamond code in the mover's colours (-1 for a
+    pass), its feature indices, its position, and each position's chosen row."""
+    codes, feat, pos, chosen, start = [], [], [], [], 0
     for i, (_, colour, f, _, ch) in enumerate(samples):
-        code = f[:, 0]
-        seen = np.maximum(code, 0)
-        mover = canon[seen if colour == BLACK else colours_swapped(seen)]
-        cls.append(
-            [classes.setdefault(int(k), len(classes)) if c >= 0 else NO_CLASS
-             for k, c in zip(mover, code)]
-        )  # fmt: skip
-        feat.append(f[:, 1:])
+        code = np.maximum(f[:, 0], 0) + prior.CODES * np.maximum(f[:, -1], 0)
+        mover = code if colour == BLACK else colours_swapped(code, len(prior.DIAMOND))
+        codes.append(np.where(f[:, 0] >= 0, mover, -1))
+        feat.append(f[:, 1:-1])
         pos.append(np.full(len(f), i))
         chosen.append(start + ch)
         start += len(f)
-    return np.concatenate(cls), np.concatenate(feat), np.concatenate(pos), np.array(chosen)
+    return np.concatenate(codes), np.concatenate(feat), np.concatenate(pos), np.array(chosen)
 
 
-def scores(theta_cls, theta_feat, cls, feat):
-    """Each candidate's summed weight."""
-    s = np.where(cls >= 0, theta_cls[np.maximum(cls, 0)], 0.0)
+def neighbourhood(codes):
+    """The 8-neighbourhood codes of diamond codes; -1 stays -1."""
+    return np.where(codes >= 0, codes & (prior.CODES - 1), -1)
+
+
+def classes(codes, points):
+    """Each code's class (``prior.canonical``) among ``points``; -1 stays -1."""
+    out = np.full(len(codes), -1, np.int64)
+    real = codes >= 0
+    out[real] = prior.canonical(codes[real], points)
+    return out
+
+
+def index(cls, known):
+    """Each class's index in the sorted ``known`` classes, -1 where it is not among them."""
+    if not len(known):
+        return np.full(len(cls), -1)
+    i = np.minimum(np.searchsorted(known, cls), len(known) - 1)
+    return np.where((cls >= 0) & (known[i] == cls), i, -1)
+
+
+def incidence(tables, feat):
+    """(rows, columns): each candidate's row against each weight it has, the columns
+    numbering the weights of ``tables`` (per table, each candidate's index into it, -1 none;
+    and its size) and then of ``prior.FEATURES``."""
+    rows, cols, offset = [], [], 0
+    for idx, size in tables:
+        rows.append(np.flatnonzero(idx >= 0))
+        cols.append(idx[idx >= 0] + offset)
+        offset += size
     for j in range(feat.shape[1]):
-        f = feat[:, j]
-        s += np.where(f >= 0, theta_feat[np.maximum(f, 0)], 0.0)
-    return s
+        rows.append(np.flatnonzero(feat[:, j] >= 0))
+        cols.append(feat[feat[:, j] >= 0, j] + offset)
+    return np.concatenate(rows), np.concatenate(cols)
 
 
-def softmax_by(s, pos, n_pos):
-    """The softmax of ``s`` within each position."""
-    top = np.full(n_pos, -np.inf)
-    np.maximum.at(top, pos, s)
-    e = np.exp(s - top[pos])
-    return e / np.bincount(pos, e, n_pos)[pos]
+def scores(weights, rows, cols, n):
+    """Each of the ``n`` candidates' summed weight (``incidence``'s ``rows`` and ``cols``)."""
+    return np.bincount(rows, weights[cols], n)
 
 
-def fit(cls, feat, pos, chosen, n_cls, l2, steps):
-    """The weights (per class, per feature) of maximum penalised likelihood (Adam)."""
-    n_pos, n_feat = len(chosen), len(prior.FEATURES)
-    theta = np.zeros(n_cls + n_feat)
+def softmax_by(s, starts, pos):
+    """The softmax of ``s`` within each position (its candidates from ``starts``, each
+    candidate's position ``pos``)."""
+    e = np.exp(s - np.maximum.reduceat(s, starts)[pos])
+    return e / np.add.reduceat(e, starts)[pos]
+
+
+def fit(rows, cols, n_weights, pos, chosen, l2, steps):
+    """The weights of maximum penalised likelihood (Adam) of the candidates ``incidence``
+    describes."""
+    n, n_pos = len(pos), len(chosen)
+    starts = np.flatnonzero(np.r_[True, pos[1:] != pos[:-1]])
+    theta = np.zeros(n_weights)
     m, v = np.zeros_like(theta), np.zeros_like(theta)
-    target = np.zeros(len(cls))
+    target = np.zeros(n)
     target[chosen] = 1.0
     for t in range(1, steps + 1):
-        p = softmax_by(scores(theta[:n_cls], theta[n_cls:], cls, feat), pos, n_pos)
-        r = p - target
-        grad = np.zeros_like(theta)
-        grad[:n_cls] = np.bincount(cls[cls >= 0], r[cls >= 0], n_cls)
-        for j in range(feat.shape[1]):
-            f = feat[:, j]
-            grad[n_cls:] += np.bincount(f[f >= 0], r[f >= 0], n_feat)
-        grad = grad / n_pos + l2 * theta / n_pos
+        r = softmax_by(scores(theta, rows, cols, n), starts, pos) - target
+        grad = np.bincount(cols, r[rows], n_weights) / n_pos + l2 * theta / n_pos
         m = 0.9 * m + 0.1 * grad
         v = 0.999 * v + 0.001 * grad**2
         theta -= 0.05 * (m / (1 - 0.9**t)) / (np.sqrt(v / (1 - 0.999**t)) + 1e-8)
-    return theta[:n_cls], theta[n_cls:]
+    return theta
 
 
 def score_prior(weight, pos, chosen):
@@ -192,10 +217,11 @@ def score_prior(weight, pos, chosen):
 def main(argv):
     a = argparse.ArgumentParser(prog="learn_prior.py", description=__doc__.splitlines()[0])
     a.add_argument("runs", nargs="+", metavar="RUN_DIR")
-    a.add_argument("--out", type=Path, default=prior.WEIGHTS)
+    a.add_argument("--out", type=Path, default=prior.WEIGHTS["learned"])
     a.add_argument("--holdout", type=float, default=0.1)
     a.add_argument("--l2", type=float, default=1.0)
     a.add_argument("--steps", type=int, default=600)
+    a.add_argument("--diamond", type=int, default=0, metavar="MIN")
     args = a.parse_args(argv)
     t0 = time.time()
     samples = list(positions(args.runs))
@@ -209,30 +235,55 @@ def main(argv):
         f"{len(test)} positions of {len(held)} games held out",
         flush=True,
     )
-    classes = {}
-    cls, feat, pos, chosen = design(train, classes)
-    n_seen = len(classes)
-    theta_cls, theta_feat = fit(cls, feat, pos, chosen, n_seen, args.l2, args.steps)
-    print(f"fitted {n_seen} classes and {len(theta_feat)} features in {time.time() - t0:.0f} s")
-    cls, feat, pos, chosen = design(test, classes)
-    theta_cls = np.concatenate([theta_cls, np.zeros(len(classes) - n_seen)])  # unseen: 0
+    codes, feat, pos, chosen = design(train)
+    known = [np.unique(classes(neighbourhood(codes), prior.AROUND)[codes >= 0])]
+    if args.diamond:
+        big, counts = np.unique(classes(codes, prior.DIAMOND)[codes >= 0], return_counts=True)
+        known.append(big[counts >= args.diamond])
+    points = (prior.AROUND, prior.DIAMOND)
+
+    def tables(codes):
+        both = (neighbourhood(codes), codes)
+        found = [index(classes(c, pts), k) for c, pts, k in zip(both, points, known)]
+        return [(f, len(k)) for f, k in zip(found, known)]
+
+    n_weights = sum(len(k) for k in known) + len(prior.FEATURES)
+    rows, cols = incidence(tables(codes), feat)
+    theta = fit(rows, cols, n_weights, pos, chosen, args.l2, args.steps)
+    ends = np.cumsum([0, *(len(k) for k in known)])
+    theta_feat = theta[ends[-1] :]
+    print(
+        f"fitted {' and '.join(str(len(k)) for k in known)} pattern classes and "
+        f"{len(theta_feat)} features in {time.time() - t0:.0f} s"
+    )
+    codes, feat, pos, chosen = design(test)
+    weights = [("learned", np.exp(scores(theta, *incidence(tables(codes), feat), len(pos))))]
+    for kind, path in prior.WEIGHTS.items():
+        if path.exists():
+            pattern, features, big, dw = prior.load(kind)
+            shipped = [(neighbourhood(codes), prior.CODES)]
+            shipped.append((index(classes(codes, prior.DIAMOND), big), len(big)))
+            w = np.concatenate([pattern[0], dw, features])
+            weights.append(
+                (f"shipped {kind}", np.exp(scores(w, *incidence(shipped, feat), len(pos))))
+            )
     hand = np.concatenate([h for *_, h, _ in test])
-    for name, weight in (
-        ("learned", np.exp(scores(theta_cls, theta_feat, cls, feat))),
-        ("hand-set", hand),
-        ("uniform", np.ones(len(cls))),
-    ):
+    for name, weight in (*weights, ("hand-set", hand), ("uniform", np.ones(len(codes)))):
         top1, ll = score_prior(weight, pos, chosen)
-        print(f"held out, {name:>8} prior: top-1 {top1:.1%}, mean log-likelihood {ll:.3f}")
-    canon = prior.symmetric_codes()
-    pattern = np.array([theta_cls[classes[k]] if k in classes else 0.0 for k in canon], np.float32)
+        print(f"held out, {name:>16} prior: top-1 {top1:.1%}, mean log-likelihood {ll:.3f}")
+    canon = prior.canonical(np.arange(prior.CODES))
+    pattern = np.where((i := index(canon, known[0])) >= 0, theta[np.maximum(i, 0)], 0.0)
     command = shlex.join(["python", "tools/learn_prior.py", *argv])
+    diamonds = (
+        {"diamonds": known[1], "diamond_weights": theta[ends[1] : ends[2]]} if args.diamond else {}
+    )
     np.savez_compressed(
         args.out,
-        pattern=pattern,
+        pattern=pattern.astype(np.float32),
         features=theta_feat,
         feature_names=np.array(prior.FEATURES),
         command=np.array(command),
+        **diamonds,
     )
     for name, w in zip(prior.FEATURES, theta_feat):
         print(f"  {name:>14} {w:+.2f}")

@@ -7,16 +7,18 @@ printed as markdown.
 ``play`` plays each study (default: all of ``studies()``) with ``sim.run.runner.run`` into
 ``results/komi/<study>``, completing a folder a killed ``play`` left (the runs resume like
 every run). A study whose players search comes once per search of ``SEARCHES``: ``NAME`` with
-the default search (RAVE, the learned priors, the priors as 60 virtual simulations, ladders and
-nakade, passes doubted, the score utility 0.3, suicides not searched: 23:50 on 2026-12-04),
-``NAME-doubt`` with suicides searched (``avoid_suicides = false``: the night of 2026-12-04),
-``NAME-tactics`` without passes doubted and the score utility (``score_utility = 0``,
-``doubt_passes = false``: the evening of 2026-12-04), ``NAME-pv60`` with that search without
-ladders and nakade (``tactics = false``: the afternoon of 2026-12-04), ``NAME-puct`` with the
-PUCT search of 2026-12-03 (``explore = 1``, ``prior_visits = 0``, ``tactics = false``), and
-variants of that one: ``NAME-score`` (``score_utility = 0.3``), ``NAME-rave100``,
-``NAME-norave-learned``, ``NAME-hand`` (the search of 2026-12-02: the hand-set priors),
-``NAME-stop`` (the morning of 2026-12-02: the early stop) and ``NAME-norave`` (2026-12-01: no
+the default search (RAVE, the learned priors with diamond patterns, the priors as 60 virtual
+simulations, ladders and nakade, passes doubted, the score utility 0.3, suicides not searched:
+2026-12-05), ``NAME-learned`` with the learned priors without diamonds (``prior = "learned"``:
+the late night from 23:50 on 2026-12-04), ``NAME-doubt`` with those and suicides searched
+(``avoid_suicides = false``: the night of 2026-12-04), ``NAME-tactics`` without passes doubted
+and the score utility (``score_utility = 0``, ``doubt_passes = false``: the evening of
+2026-12-04), ``NAME-pv60`` with that search without ladders and nakade (``tactics = false``: the
+afternoon of 2026-12-04), ``NAME-puct`` with the PUCT search of 2026-12-03 (``explore = 1``,
+``prior_visits = 0``, ``tactics = false``), and variants of that one: ``NAME-score``
+(``score_utility = 0.3``), ``NAME-rave100``, ``NAME-norave-learned``, ``NAME-hand`` (the search
+of 2026-12-02: the hand-set priors), ``NAME-stop`` (the morning of 2026-12-02: the early stop)
+and ``NAME-norave`` (2026-12-01: no
 RAVE). ``tables`` prints, from the folders there:
 
 1. the fitted fair komi (Chinese area) against visits on the solved boards 5x5, 6x6 and 7x7
@@ -40,7 +42,7 @@ sys.path.insert(0, str(ROOT))
 
 from sim.config import KomiSweep  # noqa: E402
 from sim.config_file import load_config  # noqa: E402
-from sim.player import EVENING, NIGHT, PUCT, Player  # noqa: E402
+from sim.player import EVENING, LATE_NIGHT, NIGHT, PUCT, Player  # noqa: E402
 
 OUT = ROOT / "results" / "komi"
 SOLVED = {5: 25, 6: 4, 7: 9}  # Black's margin under area scoring with perfect play
@@ -102,7 +104,8 @@ def studies() -> dict:
 #: The searches a study is played with: study suffix -> (run name suffix, the parameters that
 #: differ from the default search).
 SEARCHES = {
-    "": ("_rave_nostop_learned_pv60_tactics_score0.3_doubt_nosuicides", {}),
+    "": ("_rave_nostop_diamond_pv60_tactics_score0.3_doubt_nosuicides", {}),
+    "-learned": ("_rave_nostop_learned_pv60_tactics_score0.3_doubt_nosuicides", LATE_NIGHT),
     "-doubt": ("_rave_nostop_learned_pv60_tactics_score0.3_doubt", NIGHT),
     "-tactics": ("_rave_nostop_learned_pv60_tactics", EVENING),
     "-pv60": ("_rave_nostop_learned_pv60", {"tactics": False, **EVENING}),
@@ -116,8 +119,10 @@ SEARCHES = {
 }
 #: The tables' name of each search, by study suffix.
 SEARCH_LABEL = {
-    "": "learned priors, prior visits 60, ladders and nakade, passes doubted, score utility "
+    "": "diamond priors, prior visits 60, ladders and nakade, passes doubted, score utility "
     "0.3, no suicides",
+    "-learned": "learned priors, prior visits 60, ladders and nakade, passes doubted, score "
+    "utility 0.3, no suicides",
     "-doubt": "learned priors, prior visits 60, ladders and nakade, passes doubted, score "
     "utility 0.3",
     "-tactics": "learned priors, prior visits 60, ladders and nakade",

@@ -1,5 +1,5 @@
-"""The ``mcts`` player: Monte Carlo tree search over pattern priors with the random or
-pattern playout. docs/rules.md §11.
+"""The ``mcts`` player: Monte Carlo tree search over pattern priors with the random or pattern
+playout. docs/rules.md §11.
 
 Per move, ``visits`` simulations from the game as it stands, each on a copy of the game
 (``history.copy_game``): descend the tree by the highest ``Q + explore * P * sqrt(N) / (1 +
@@ -11,15 +11,15 @@ lost or won does not give its turn away on the prior's optimism), through real m
 the virtual move (all three are actions of the tree); a node gets its edges on its second visit
 (``_expand``: every legal real move that does not fill the mover's own eye, nor with
 ``avoid_suicides`` leave its chain without a liberty, pass, virtual; priors ``hand_prior``, or
-with ``prior = "learned"`` the gammas of ``sim.players.prior``); a new node ends the descent;
-the playout policy plays the game to its end (with ``tactics`` the pattern playout reads
-ladders and plays nakade: ``finish``); the value goes back up the path. The move played is the
-root's most visited edge. With RAVE (``rave`` > 0) each node of the path also backs up the
-value into the all-moves-as-first statistics of the edges its mover played first later in the
-simulation (``_amaf``), which ``_select`` blends into the edge's value. With ``stop_early`` the
-search ends once the root's most visited edge leads the next by more than the simulations left
-(``_decided``): the move is the one the full search would play, found sooner; the tree it
-leaves for the next move holds fewer simulations.
+with ``prior = "learned"`` or ``"diamond"`` the gammas of ``sim.players.prior``); a new node
+ends the descent; the playout policy plays the game to its end (with ``tactics`` the pattern
+playout reads ladders and plays nakade: ``finish``); the value goes back up the path. The move
+played is the root's most visited edge. With RAVE (``rave`` > 0) each node of the path also
+backs up the value into the all-moves-as-first statistics of the edges its mover played first
+later in the simulation (``_amaf``), which ``_select`` blends into the edge's value. With
+``stop_early`` the search ends once the root's most visited edge leads the next by more than
+the simulations left (``_decided``): the move is the one the full search would play, found
+sooner; the tree it leaves for the next move holds fewer simulations.
 
 Value (Black's; the mover of an edge stores its own): the win under the ruleset the player
 plays for (``play_for``, its komi from the run), 1 / 0.5 / 0 for a win, draw, loss; endings
@@ -74,6 +74,7 @@ from sim.engine.state import (
     slot,
 )
 from sim.players.params import (
+    HAND_PRIOR,
     K_AVOID_SUICIDES,
     K_DOUBT_PASSES,
     K_EXPLORE,
@@ -88,7 +89,6 @@ from sim.players.params import (
     K_STOP_EARLY,
     K_TACTICS,
     K_VISITS,
-    LEARNED_PRIOR,
     PATTERN_PLAYOUT,
 )
 from sim.players.pattern import around, matches_at, pattern_move
@@ -149,12 +149,12 @@ def hand_prior(s, p, c):
 @njit(cache=True, _nrt=False)
 def _expand(tree, t, s, nd, params):
     """Give node ``nd`` (the position of ``s``) its edges (with ``avoid_suicides`` none for a
-    suicide); False if the arrays are full. With ``prior = "learned"`` the priors of
+    suicide); False if the arrays are full. With a learned ``prior`` the priors of
     ``sim.players.prior`` (reading ladders with ``tactics``; pass and virtual both a first
     pass's, or an answer's), else the hand-set ones; each edge's won virtual simulations
     ``sqrt(P) prior_visits`` (none where P is below ``MIN_PRIOR``, nor with ``doubt_passes``
     for a turn given up: a pass that proposes a pause, a virtual move, a suicide searched)."""
-    learned = params[K_PRIOR] == LEARNED_PRIOR
+    learned = params[K_PRIOR] != HAND_PRIOR
     ladders = params[K_TACTICS] != 0.0
     # suicides are legal only where the rules allow them (else ``judge`` refuses them)
     suicides = s.tab[ST, SUIC] != SUICIDE_NONE
@@ -166,6 +166,8 @@ def _expand(tree, t, s, nd, params):
         return False
     c = s.tab[ST, TO_MOVE]
     pending = s.tab[ST, PENDING_PASS]
+    pattern, features = tree.pattern[t], tree.features[t]
+    keys, values = tree.keys[t], tree.values[t]
     e = first
     total = 0.0
     for i in range(s.tab[ST, N_EMPTY]):
@@ -174,7 +176,7 @@ def _expand(tree, t, s, nd, params):
             tree.edge[t, ACT, e] = p
             if learned:
                 weight = move_weight(
-                    s, p, c, tree.pattern, tree.features, tree.board, tree.line, ladders
+                    s, p, c, pattern, features, keys, values, tree.board, tree.line, ladders
                 )
                 tree.prior[t, e] = np.exp(weight)
             else:
@@ -182,7 +184,7 @@ def _expand(tree, t, s, nd, params):
             e += 1
     pass_prior, virtual_prior = HAND_PASS, _P_VIRTUAL
     if learned:
-        pass_prior = np.exp(tree.features[_PASS_ANSWER if pending else _PASS_FIRST])
+        pass_prior = np.exp(features[_PASS_ANSWER if pending else _PASS_FIRST])
         virtual_prior = pass_prior
     # under dead_stones = "agree", answering a pass with a pass (a pause, its dead stones to
     # agree) weighs as much as every real move together (the hand-set prior of a plain move

@@ -8,7 +8,7 @@ RANDOM, CAPTURE, PATTERN, MCTS, KOFIGHT = (
     PLAYERS.index(k) for k in ("random", "capture", "pattern", "mcts", "kofight")
 )
 PATTERN_PLAYOUT = PLAYOUTS.index("pattern")
-LEARNED_PRIOR = PRIORS.index("learned")
+HAND_PRIOR = PRIORS.index("hand")
 
 #: The parameters of a row, in order; ``K_<NAME>`` is the index of each.
 ROW = (

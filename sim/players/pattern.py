@@ -128,11 +128,12 @@ def build_table(patterns=PATTERNS):
 TABLE = build_table()
 
 
-def colours_swapped(code):
-    """8-neighbourhood codes (an int or an array) with Black's and White's stones exchanged:
-    a code in board colours as White sees it (its own stones 1)."""
+def colours_swapped(code, points: int = 8):
+    """Codes of ``points`` neighbours (an int or an array; by default the 8-neighbourhood's)
+    with Black's and White's stones exchanged: a code in board colours as White sees it (its
+    own stones 1)."""
     out = 0
-    for i in range(8):
+    for i in range(points):
         v = code >> (2 * i) & 3
         out |= np.where((v == BLACK) | (v == WHITE), BLACK + WHITE - v, v) << (2 * i)
     return out

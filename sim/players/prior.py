@@ -11,6 +11,12 @@ pattern player refuses (reading ladders, also a save that a ladder catches anywa
 distance to the opponent's and to the mover's last real moves (Coulom's ``dx + dy + max(dx,
 dy)``), its line from the edge. A pass has one weight, another when it answers a pass. The
 weights are the logarithms of the gammas.
+
+With ``prior = "diamond"`` a real move has one more feature: its diamond, the 8-neighbourhood
+and the four points two away in line (``DIAMOND``), one weight per class of the rotations and
+reflections that the teacher's games showed often enough (``tools/learn_prior.py
+--diamond``), looked up in a hash table (``diamond_table``); the 3x3 and tactical weights are
+learned with it, in their own file.
 """
 
 import functools
@@ -22,6 +28,7 @@ from numba import njit
 from sim.engine.board import in_atari_at, key_after, neighbour
 from sim.engine.history import judge
 from sim.engine.state import (
+    BORDER,
     COLOR,
     CSIZE,
     HEAD,
@@ -64,47 +71,127 @@ _CAPTURE, _SAVE, _ATARI, _SELF_ATARI, _LAST, _OWN, _LINE = (
     F[n] for n in ("capture_1", "save_1", "atari_1", "self_atari", "last_2", "own_2", "line_1")
 )
 CODES = 4**8  # 8-neighbourhood codes
-WEIGHTS = Path(__file__).with_name("prior_weights.npz")
+#: The points two away in line from a move; its diamond is ``AROUND`` and these, a diamond
+#: code the 8-neighbourhood's code plus ``CODES`` times the code of these four.
+FAR = ((-2, 0), (0, -2), (0, 2), (2, 0))
+DIAMOND = (*AROUND, *FAR)
+_FAR_DY, _FAR_DX = tuple(d[0] for d in FAR), tuple(d[1] for d in FAR)
+#: Each learned prior's weights file, beside this module.
+WEIGHTS = {
+    "learned": Path(__file__).with_name("prior_weights.npz"),
+    "diamond": Path(__file__).with_name("prior_weights_diamond.npz"),
+}
 
 
-def symmetric_codes() -> np.ndarray:
-    """For every code, the least code among its 8 rotations and reflections (its class)."""
-    index = {d: i for i, d in enumerate(AROUND)}
-    maps = []
+def canonical(codes, points=AROUND) -> np.ndarray:
+    """For each code (an array) of the neighbours ``points``, the least code among its 8
+    rotations and reflections (its class)."""
+    codes = np.asarray(codes, np.int64)
+    index = {d: i for i, d in enumerate(points)}
+    best = codes.copy()
     for rot in range(4):
         for mirror in (False, True):
-            perm = []
-            for dr, dc in AROUND:
-                r, c = dr, dc
+            moved = np.zeros_like(codes)
+            for i, (r, c) in enumerate(points):
                 for _ in range(rot):
                     r, c = c, -r
-                if mirror:
-                    c = -c
-                perm.append(index[(r, c)])
-            maps.append(perm)
-    code = np.arange(CODES)
-    best = code.copy()
-    for perm in maps:
-        moved = np.zeros_like(code)
-        for i, j in enumerate(perm):
-            moved |= (code >> (2 * i) & 3) << (2 * j)
-        best = np.minimum(best, moved)
+                moved |= (codes >> (2 * i) & 3) << (2 * index[(r, -c if mirror else c)])
+            best = np.minimum(best, moved)
     return best
 
 
+def variants(codes, points=AROUND) -> np.ndarray:
+    """The codes of each code's 8 rotations and reflections (int64[8, len(codes)])."""
+    codes = np.asarray(codes, np.int64)
+    index = {d: i for i, d in enumerate(points)}
+    out = np.zeros((8, len(codes)), np.int64)
+    for k, (rot, mirror) in enumerate((r, m) for r in range(4) for m in (False, True)):
+        for i, (r, c) in enumerate(points):
+            for _ in range(rot):
+                r, c = c, -r
+            out[k] |= (codes >> (2 * i) & 3) << (2 * index[(r, -c if mirror else c)])
+    return out
+
+
 @functools.cache
-def load(path: Path = WEIGHTS) -> tuple[np.ndarray, np.ndarray]:
-    """(pattern, features): the weights of each code for a Black and a White mover
-    (float64[2, CODES], in board colours) and of ``FEATURES``, from ``path`` (read once; the
-    arrays are shared: read them only)."""
+def load(kind: str = "learned") -> tuple:
+    """(pattern, features, diamonds, diamond weights) of the learned prior ``kind`` (a key of
+    ``WEIGHTS``): the weight of each 8-neighbourhood code for a Black and a White mover
+    (float64[2, CODES], in board colours), of ``FEATURES``, and of each diamond class (least
+    codes in the mover's colours, empty without diamonds). Read once; read the arrays only."""
+    path = WEIGHTS[kind]
     with np.load(path) as data:
         names = tuple(str(n) for n in data["feature_names"])
         if names != FEATURES:
             raise ValueError(f"{path}: its features {names} are not this version's {FEATURES}")
         mover = data["pattern"].astype(np.float64)  # by the code in the mover's colours
         features = data["features"].astype(np.float64)
+        diamonds = data["diamonds"] if "diamonds" in data else np.zeros(0, np.int64)
+        diamond_weights = data["diamond_weights"] if "diamonds" in data else np.zeros(0)
     white = mover[colours_swapped(np.arange(CODES))]
-    return np.stack([mover, white]), features
+    return np.stack([mover, white]), features, diamonds.astype(np.int64), diamond_weights
+
+
+def table_size(n_classes: int) -> int:
+    """The slots of a hash table of ``n_classes`` diamond classes: a power of two, at least
+    twice their codes' 8 variants (so that a look-up probes few slots)."""
+    return 1 << int(16 * n_classes).bit_length()
+
+
+def diamond_table(diamonds, weights, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """(keys int64[2, size], values float64[2, size]): for a Black and a White mover, every
+    rotation and reflection of each diamond class (``diamonds``, in the mover's colours) in
+    board colours and its weight, in an open-addressing hash table (``diamond_weight``); key
+    -1 an empty slot."""
+    keys = np.full((2, size), -1, np.int64)
+    values = np.zeros((2, size))
+    codes = variants(diamonds, DIAMOND)
+    for row, board in enumerate((codes, colours_swapped(codes, len(DIAMOND)))):
+        _insert(keys[row], values[row], board.ravel(), np.tile(weights, 8))
+    return keys, values
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _slot(code, mask):
+    """The first slot of ``code`` (below 4**12) in a table of ``mask`` + 1 slots."""
+    return (code * 2654435761) >> 16 & mask
+
+
+@njit(cache=True, _nrt=False)
+def _insert(keys, values, codes, weights):
+    """Put each code with its weight into the table (a code already there: kept)."""
+    mask = len(keys) - 1
+    for i in range(len(codes)):
+        h = _slot(codes[i], mask)
+        while keys[h] >= 0 and keys[h] != codes[i]:
+            h = (h + 1) & mask
+        keys[h] = codes[i]
+        values[h] = weights[i]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def diamond_weight(keys, values, code):
+    """The weight of the diamond ``code`` in the table (``diamond_table``'s row), 0 where it
+    is not there."""
+    mask = len(keys) - 1
+    h = _slot(code, mask)
+    while keys[h] >= 0:
+        if keys[h] == code:
+            return values[h]
+        h = (h + 1) & mask
+    return 0.0
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def far_code(pt, p, w):
+    """The code of the points ``FAR`` from ``p`` (BORDER beyond the board)."""
+    code = 0
+    y, x = p // w, p % w
+    for i in range(4):
+        yy, xx = y + _FAR_DY[i], x + _FAR_DX[i]
+        v = pt[COLOR, yy * w + xx] if 0 <= yy < w and 0 <= xx < w else BORDER
+        code |= v << (2 * i)
+    return code
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -170,13 +257,19 @@ def move_features(s, p, c, b, line, ladders):
 
 
 @njit(cache=True, _nrt=False)
-def move_weight(s, p, c, pattern, features, b, line, ladders):
-    """The logarithm of the gamma of ``c``'s real move at ``p`` (``move_features``)."""
+def move_weight(s, p, c, pattern, features, keys, values, b, line, ladders):
+    """The logarithm of the gamma of ``c``'s real move at ``p`` (``move_features``; its
+    diamond's weight from the table ``keys``, ``values`` of ``diamond_table``, where it has
+    slots)."""
     f = move_features(s, p, c, b, line, ladders)
-    total = pattern[colour_row(c), f[0]]
+    row = colour_row(c)
+    total = pattern[row, f[0]]
     for i in range(1, GROUPS + 1):
         if f[i] >= 0:
             total += features[f[i]]
+    if keys.shape[1] > 1:
+        code = f[0] + CODES * far_code(s.pt, p, s.tab[ST, W])
+        total += diamond_weight(keys[row], values[row], code)
     return total
 
 

@@ -13,6 +13,7 @@ playouts: the dead stones a searching player names at a pause (``dead_list``). W
 it (``first``).
 """
 
+import functools
 from collections import namedtuple
 
 import numpy as np
@@ -59,20 +60,26 @@ Tree = namedtuple(
         "seq",  # int64[SEQ_ROWS, depth] with RAVE (else [SEQ_ROWS, 0]): a simulation's steps
         "first",  # int64[(N+2)**2] with RAVE (else [0]): the colour that played each point
         # first (from a step on)
-        "pattern",  # float64[TREES, 4**8]: the learned priors' weight of each 8-neighbourhood
-        # code for each mover (``sim.players.prior``; read, never written)
-        "features",  # float64[len(prior.FEATURES)]: their tactical features' weights
+        "pattern",  # float64[TREES, 2, 4**8]: the tree's player's learned priors, the weight
+        # of each 8-neighbourhood code for each mover (``sim.players.prior``; read only)
+        "features",  # float64[TREES, len(prior.FEATURES)]: their tactical features' weights
+        "keys",  # int64[TREES, 2, slots]: their diamonds' hash table (``prior.diamond_table``;
+        # one slot: none)
+        "values",  # float64[TREES, 2, slots]: the diamonds' weights
         "board",  # a scratch state: the ladders the priors read (``sim.players.ladder``)
         "line",  # the work space of a ladder read (``sim.players.ladder.new_line``)
     ],
 )
 
 
-def new_tree(rules, visits: int, raw_fields: int, rave: bool = False) -> Tree:
+def new_tree(
+    rules, visits: int, raw_fields: int, rave: bool = False, priors=("learned", "learned")
+) -> Tree:
     """Arrays for a search of ``visits`` simulations a move under ``rules``, per colour:
     room for four searches' nodes, each with an edge per point plus pass and virtual; the
-    RAVE statistics only if a player uses them (``rave``); the learned priors' weights."""
-    pattern, features = prior.load()
+    RAVE statistics only if a player uses them (``rave``); the weights of each colour's
+    learned prior (``priors``: each player's ``prior``)."""
+    pattern, features, keys, values = _weights(tuple(priors))
     nodes = 4 * (visits + 1)
     edges = nodes * (rules.board_size**2 + 2)
     amaf = edges if rave else 0
@@ -92,8 +99,26 @@ def new_tree(rules, visits: int, raw_fields: int, rave: bool = False) -> Tree:
         first=np.zeros((rules.board_size + 2) ** 2 if rave else 0, np.int64),
         pattern=pattern,
         features=features,
+        keys=keys,
+        values=values,
         board=new_state(rules, False),
         line=new_line(),
+    )
+
+
+@functools.cache
+def _weights(priors: tuple) -> tuple:
+    """The ``Tree``'s arrays of the learned priors ``priors`` (one per colour; for
+    ``"hand"`` the learned ones, never read), their hash tables of one size. Made once; read
+    them only."""
+    loaded = [prior.load(p if p in prior.WEIGHTS else "learned") for p in priors]
+    size = prior.table_size(max(len(w[2]) for w in loaded))
+    tables = [prior.diamond_table(w[2], w[3], size) for w in loaded]
+    return (
+        np.stack([w[0] for w in loaded]),
+        np.stack([w[1] for w in loaded]),
+        np.stack([k for k, _ in tables]),
+        np.stack([v for _, v in tables]),
     )
 
 
