@@ -23,10 +23,10 @@ sys.path.insert(0, str(ROOT))  # the engine of this tree, not an installed one
 from sim.player import EVENING, LATE_NIGHT, NIGHT, PUCT, Player  # noqa: E402
 from sim.rules import Rules  # noqa: E402
 
-# Each mix pins the earlier default search of ``sim.player`` (``NIGHT``, ``EVENING``, ``PUCT``)
-# it was first taken with, so that its digest compares with older code.
+# Each mix pins the earlier default search of ``sim.player`` (``LATE_NIGHT``, ``NIGHT``,
+# ``EVENING``, ``PUCT``) it was first taken with, so that its digest compares with older code.
 #: The PUCT search with RAVE, the hand-set priors and the random playout.
-MCTS = {"kind": "mcts", "playout": "random", "rave": 1000.0, "prior": "hand", **PUCT}
+MCTS = {"kind": "mcts", **PUCT, "playout": "random", "rave": 1000.0, "prior": "hand"}
 
 #: (name, board size, rule options, black, white, play options, games)
 MIXES = [
@@ -65,7 +65,7 @@ MIXES = [
         "mcts(60) vs capture 7x7 agree",
         7,
         {"dead_stones": "agree"},
-        {"kind": "mcts", "visits": 60, "prior": "hand", **PUCT},
+        {"kind": "mcts", **PUCT, "visits": 60, "prior": "hand"},
         {"kind": "capture"},
         {},
         100,

@@ -49,7 +49,7 @@ from numba import njit  # noqa: E402
 from analysis.stats import wilson  # noqa: E402
 from sim.engine.history import apply_action, copy_game, reset  # noqa: E402
 from sim.engine.state import BLACK, new_state  # noqa: E402
-from sim.player import EVENING, NIGHT, PUCT, Player  # noqa: E402
+from sim.player import EVENING, LATE_NIGHT, NIGHT, PUCT, Player  # noqa: E402
 from sim.players.mcts import black_value, finish, search  # noqa: E402
 from sim.players.params import kernel_parameters  # noqa: E402
 from sim.players.pattern import pattern_move  # noqa: E402
@@ -61,19 +61,20 @@ from sim.selfplay import play_batch  # noqa: E402
 
 PACHI = {"moggy flat": 18_000, "moggy in tree": 13_400, "light flat": 72_000}
 #: mcts self-play rows of ``speed``: the parameters of each (the PUCT search's ``explore`` 1,
-#: ``prior_visits`` 0, no ``tactics``, ``score_utility`` 0, trusted passes and suicides
-#: searched where not the default's); the last is the default player, the three before it the
-#: defaults of the afternoon (no ``tactics``), the evening and the night (suicides searched)
-#: of 2026-12-04.
+#: ``prior_visits`` 0, no ``tactics``, ``score_utility`` 0, trusted passes, suicides searched
+#: and no diamond patterns where not the default's); the last is the default player, the four
+#: before it the defaults of the afternoon (no ``tactics``), the evening, the night (suicides
+#: searched) and the late night (no diamonds) of 2026-12-04.
 SELF_PLAY = (
-    {"playout": "random", "rave": 0.0, "prior": "hand", **PUCT},
-    {"playout": "pattern", "rave": 0.0, "prior": "hand", **PUCT},
-    {"rave": 1000.0, "stop_early": True, "prior": "hand", **PUCT},
-    {"rave": 1000.0, "prior": "hand", **PUCT},
+    {**PUCT, "playout": "random", "rave": 0.0, "prior": "hand"},
+    {**PUCT, "playout": "pattern", "rave": 0.0, "prior": "hand"},
+    {**PUCT, "rave": 1000.0, "stop_early": True, "prior": "hand"},
+    {**PUCT, "rave": 1000.0, "prior": "hand"},
     {"rave": 1000.0, **PUCT},
     {"tactics": False, **EVENING},
     EVENING,
     NIGHT,
+    LATE_NIGHT,
     {},
 )
 PAIRS = (("pattern", "random"), ("mcts1000", "pattern"), ("mcts4000", "mcts1000"))

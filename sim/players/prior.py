@@ -83,25 +83,9 @@ WEIGHTS = {
 }
 
 
-def canonical(codes, points=AROUND) -> np.ndarray:
-    """For each code (an array) of the neighbours ``points``, the least code among its 8
-    rotations and reflections (its class)."""
-    codes = np.asarray(codes, np.int64)
-    index = {d: i for i, d in enumerate(points)}
-    best = codes.copy()
-    for rot in range(4):
-        for mirror in (False, True):
-            moved = np.zeros_like(codes)
-            for i, (r, c) in enumerate(points):
-                for _ in range(rot):
-                    r, c = c, -r
-                moved |= (codes >> (2 * i) & 3) << (2 * index[(r, -c if mirror else c)])
-            best = np.minimum(best, moved)
-    return best
-
-
 def variants(codes, points=AROUND) -> np.ndarray:
-    """The codes of each code's 8 rotations and reflections (int64[8, len(codes)])."""
+    """The codes of each code (an array) of the neighbours ``points`` under the 8 rotations and
+    reflections of the square (int64[8, len(codes)])."""
     codes = np.asarray(codes, np.int64)
     index = {d: i for i, d in enumerate(points)}
     out = np.zeros((8, len(codes)), np.int64)
@@ -111,6 +95,11 @@ def variants(codes, points=AROUND) -> np.ndarray:
                 r, c = c, -r
             out[k] |= (codes >> (2 * i) & 3) << (2 * index[(r, -c if mirror else c)])
     return out
+
+
+def canonical(codes, points=AROUND) -> np.ndarray:
+    """Each code's class: the least of its ``variants``."""
+    return variants(codes, points).min(axis=0)
 
 
 @functools.cache

@@ -21,6 +21,7 @@ from numba import njit
 
 from sim.engine.board import is_stone
 from sim.engine.state import BLACK, COLOR, INTERIOR, LAB, ST, WHITE, N, new_state, opponent
+from sim.player import Player
 from sim.players import prior
 from sim.players.ladder import new_line
 
@@ -72,14 +73,12 @@ Tree = namedtuple(
 )
 
 
-def new_tree(
-    rules, visits: int, raw_fields: int, rave: bool = False, priors=("learned", "learned")
-) -> Tree:
+def new_tree(rules, visits: int, raw_fields: int, rave: bool = False, priors=None) -> Tree:
     """Arrays for a search of ``visits`` simulations a move under ``rules``, per colour:
     room for four searches' nodes, each with an edge per point plus pass and virtual; the
     RAVE statistics only if a player uses them (``rave``); the weights of each colour's
-    learned prior (``priors``: each player's ``prior``)."""
-    pattern, features, keys, values = _weights(tuple(priors))
+    learned prior (``priors``: each player's ``prior``; by default the default player's)."""
+    pattern, features, keys, values = _weights(tuple(priors or (Player().prior,) * 2))
     nodes = 4 * (visits + 1)
     edges = nodes * (rules.board_size**2 + 2)
     amaf = edges if rave else 0
