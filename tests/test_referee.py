@@ -455,8 +455,8 @@ def test_the_match_tool_plays_any_gtp_program(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "| 16 | fake | 4 | 100.0% |" in done.stdout
     assert {p.name for p in tmp_path.iterdir()} == {
-        "mcts16rave1000learnedpv60tacticsscore0.3doubtnosuicides-fake-mcts-black",
-        "mcts16rave1000learnedpv60tacticsscore0.3doubtnosuicides-fake-mcts-white",
+        "mcts16rave1000diamondpv60tacticsscore0.3doubtnosuicides-fake-mcts-black",
+        "mcts16rave1000diamondpv60tacticsscore0.3doubtnosuicides-fake-mcts-white",
     }
     bad = subprocess.run(
         [sys.executable, str(bench), "table", *common, "--engine", "fake"],
