@@ -262,7 +262,8 @@ def main(argv):
         if path.exists():
             pattern, features, big, dw = prior.load(kind)
             shipped = [(neighbourhood(codes), prior.CODES)]
-            shipped.append((index(classes(codes, prior.DIAMOND), big), len(big)))
+            if len(big):  # a prior without diamonds: no classes to read
+                shipped.append((index(classes(codes, prior.DIAMOND), big), len(big)))
             w = np.concatenate([pattern[0], dw, features])
             weights.append(
                 (f"shipped {kind}", np.exp(scores(w, *incidence(shipped, feat), len(pos))))
