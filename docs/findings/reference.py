@@ -42,13 +42,15 @@ SEED, PRECISION = 20261203, 0.25
 #: but the best gives the game away (on 5x5 KataGo's own games with four sampled moves left
 #: Black short of 25 at komi 23 to 24.5 in 24 of 30): there KataGo plays its best move always,
 #: so that the games at a komi are one game, and a round plays each komi twice; at 100 visits
-#: those games gave 23.5 on 5x5 and 1.57 on 6x6, too few visits for the network there.
+#: those games gave 23.5 on 5x5 and 1.57 on 6x6, too few visits for the network there. On 7x7
+#: two sampled moves: with four, Black's score sat near one half from komi 7.5 to 9 and 1,400
+#: games left the interval at 7.25–8.69 (docs/findings.md).
 BOARDS = {
     5: (25, 24, 28, 14, 800, 0),
     6: (4, 3, 28, 14, 800, 0),
-    7: (9, 8, 280, 70, 100, 4),
-    9: (7, 6, 210, 70, 50, 4),
-    13: (None, None, 70, 70, 50, 4),
+    7: (9, 8, 1400, 70, 100, 2),
+    9: (7, 6, 490, 70, 50, 4),
+    13: (None, None, 140, 70, 50, 4),
 }
 #: The boards ``play`` plays unless named: 13x13's first figure only when asked for.
 DEFAULT_BOARDS = ("5x5", "6x6", "7x7", "9x9")
