@@ -1,6 +1,7 @@
 """The games a ``komi_search`` needs against a fixed komi grid, for the same interval width.
 
     python bench/komi_search.py [--pool 40000] [--trials 20] [--precision 0.5 0.25]
+    python bench/komi_search.py --model RUN [RUN ...] [--start K] [--round G] [...]
 
 For each board (5x5 and 7x7, Chinese rules, pattern self-play): a pool of games is played once
 (``sim.selfplay.play_rows``) and Black's area lead before komi read from each. The pattern
@@ -18,9 +19,17 @@ games go.
 
 Prints, per board and precision, the median games of each over ``--trials`` trials (each its
 own draws) and their ratio, and how often each interval held the pool's fair komi.
+
+With ``--model`` the games come from a player that looks at the komi instead: the run folders'
+games (a komi sweep or search of it, Chinese area) give Black's shares of wins, draws and losses
+at each komi they played, and a game "at komi k" is drawn from the shares of the komi played
+nearest to k of the same kind (whole or half point; past the ends, the end's). The grid is
+centred on the model's own fair komi as above; the search starts from ``--start`` in rounds of
+``--round`` games.
 """
 
 import argparse
+import functools
 import sys
 from pathlib import Path
 
@@ -63,34 +72,61 @@ def counts(pool: np.ndarray, komis, per, rng) -> np.ndarray:
     return np.array(out, np.int64)
 
 
+def model(run_dirs) -> tuple[np.ndarray, np.ndarray]:
+    """The Chinese komis the runs' games were played at and Black's (wins, draws, losses) at
+    each."""
+    from analysis.load import load_runs
+
+    games = load_runs(run_dirs, columns=["komi_chinese", "winner_chinese"])
+    komis = np.unique(games["komi_chinese"].to_numpy(np.float64))
+    k, winner = games["komi_chinese"].to_numpy(np.float64), games["winner_chinese"].astype(str)
+    wdl = [[((k == x) & (winner == w)).sum() for w in ("B", "draw", "W")] for x in komis]
+    return komis, np.array(wdl, np.int64)
+
+
+def model_counts(modelled, komis, per, rng) -> np.ndarray:
+    """Black's (wins, draws, losses) of ``per[j]`` games at each komi, drawn from the shares of
+    the modelled komi nearest to it of the same kind (``model``)."""
+    ks, wdl = modelled
+    out = []
+    for k, n in zip(komis, per):
+        kind = np.flatnonzero((ks % 1 == 0) == (k % 1 == 0))
+        j = kind[np.argmin(abs(ks[kind] - k))] if kind.size else np.argmin(abs(ks - k))
+        out.append(rng.multinomial(n, wdl[j] / wdl[j].sum()))
+    return np.array(out, np.int64)
+
+
 def fit(komis, c):
     boot = komi_fit.bootstrap_counts(c, 1000, 0)
     return komi_fit.fit(np.asarray(komis, np.float64), c, boot)
 
 
-def grid_games(pool, centre, precision, rng):
+def grid_games(play, centre, precision, rng):
+    """The games of the grid around ``centre`` to ``precision`` (``play(komis, per, rng)``:
+    Black's counts of ``per`` games at each komi) and its last fit."""
     komis = np.round((centre + GRID) * 2) / 2
     c = np.zeros((len(komis), 3), np.int64)
     while c.sum() < CAP:
-        c += counts(pool, komis, [GRID_STEP // len(komis)] * len(komis), rng)
+        c += play(komis, [GRID_STEP // len(komis)] * len(komis), rng)
         f = fit(komis, c)
         if (f.hi - f.lo) / 2 <= precision:
             return int(c.sum()), f
     return CAP, f
 
 
-def search_games(pool, precision, rng):
-    search = KomiSearch("chinese", precision=precision, max_games=CAP, round_games=ROUND)
+def search_games(play, precision, rng, start=7.5, round_games=ROUND):
+    """The games of a search from ``start`` to ``precision`` and its last round."""
+    search = KomiSearch("chinese", precision=precision, max_games=CAP, round_games=round_games)
     totals, played = {}, 0
     while True:
         ks = sorted(totals)
-        r = next_round(search, 7.5, ks, [totals[k] for k in ks], played)
+        r = next_round(search, start, ks, [totals[k] for k in ks], played)
         if not r.komis:
             return played, r
-        per = np.bincount(np.arange(ROUND) % len(r.komis), minlength=len(r.komis))
-        for k, c in zip(r.komis, counts(pool, r.komis, per, rng)):
+        per = np.bincount(np.arange(round_games) % len(r.komis), minlength=len(r.komis))
+        for k, c in zip(r.komis, play(r.komis, per, rng)):
             totals[k] = totals.get(k, 0) + c
-        played += ROUND
+        played += round_games
 
 
 def main() -> None:
@@ -98,28 +134,43 @@ def main() -> None:
     parser.add_argument("--pool", type=int, default=40_000)
     parser.add_argument("--trials", type=int, default=20)
     parser.add_argument("--precision", type=float, nargs="+", default=[0.5, 0.25])
+    parser.add_argument("--model", nargs="+", metavar="RUN")
+    parser.add_argument("--start", type=float, default=7.5)
+    parser.add_argument("--round", type=int, default=ROUND)
     args = parser.parse_args()
+    if args.model:
+        modelled = model(args.model)
+        ks, wdl = modelled
+        truth = komi_fit.crossing(ks, komi_fit.isotonic(komi_fit.score(wdl), wdl.sum(1)))
+        print(f"a model of {wdl.sum():,} games at {len(ks)} komis, its fair komi {truth:.2f}")
+        compare(functools.partial(model_counts, modelled), truth, args)
+        return
     for size in (5, 7):
         pool = leads(size, args.pool)
         ks = np.arange(np.floor(pool.min()) - 1, np.ceil(pool.max()) + 1.5, 0.5)
         whole = np.array([[(pool > k).sum(), (pool == k).sum(), (pool < k).sum()] for k in ks])
         truth = komi_fit.crossing(ks, komi_fit.isotonic(komi_fit.score(whole), whole.sum(1)))
         print(f"{size}x{size}: {args.pool:,} pattern games, fair komi of the pool {truth:.2f}")
-        for precision in args.precision:
-            rng = np.random.default_rng(7)
-            g, s, g_in, s_in = [], [], 0, 0
-            for _ in range(args.trials):
-                n, f = grid_games(pool, truth, precision, rng)
-                g.append(n)
-                g_in += f.lo <= truth <= f.hi
-                n, r = search_games(pool, precision, rng)
-                s.append(n)
-                s_in += r.lo <= truth <= r.hi
-            print(
-                f"  ±{precision:g}: grid {np.median(g):,.0f} games (interval held the pool's "
-                f"value {g_in}/{args.trials}), search {np.median(s):,.0f} ({s_in}/{args.trials}): "
-                f"{np.median(g) / np.median(s):.2f}x fewer"
-            )
+        compare(functools.partial(counts, pool), truth, args)
+
+
+def compare(play, truth: float, args) -> None:
+    """Print, per precision, the median games of the grid and of the search over the trials."""
+    for precision in args.precision:
+        rng = np.random.default_rng(7)
+        g, s, g_in, s_in = [], [], 0, 0
+        for _ in range(args.trials):
+            n, f = grid_games(play, truth, precision, rng)
+            g.append(n)
+            g_in += f.lo <= truth <= f.hi
+            n, r = search_games(play, precision, rng, args.start, args.round)
+            s.append(n)
+            s_in += r.lo <= truth <= r.hi
+        print(
+            f"  ±{precision:g}: grid {np.median(g):,.0f} games (interval held the pool's "
+            f"value {g_in}/{args.trials}), search {np.median(s):,.0f} ({s_in}/{args.trials}): "
+            f"{np.median(g) / np.median(s):.2f}x fewer"
+        )
 
 
 if __name__ == "__main__":
