@@ -1,0 +1,29 @@
+"""bench/komi_search.py's model of a komi-aware player: games at a komi drawn from the shares
+of the modelled komi nearest to it of the same kind."""
+
+import functools
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+
+SCRIPT = Path(__file__).resolve().parent.parent / "bench" / "komi_search.py"
+spec = importlib.util.spec_from_file_location("bench_komi_search", SCRIPT)
+bench = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(bench)
+
+
+def test_a_komi_takes_the_nearest_modelled_komi_of_its_kind():
+    # Black always wins at 8.5, always draws at 9, always loses at 9.5
+    modelled = (np.array([8.5, 9.0, 9.5]), np.array([[5, 0, 0], [0, 5, 0], [0, 0, 5]]))
+    rng = np.random.default_rng(0)
+    c = bench.model_counts(modelled, [6.5, 8.5, 9.0, 12.0, 9.5, 20.5], [3, 4, 5, 6, 7, 8], rng)
+    # 6.5 -> 8.5 (the nearest half komi), 12 -> 9 (the only whole one), 20.5 -> 9.5
+    assert c.tolist() == [[3, 0, 0], [4, 0, 0], [0, 5, 0], [0, 6, 0], [0, 0, 7], [0, 0, 8]]
+
+
+def test_a_search_on_a_steep_model_finds_its_fair_komi():
+    modelled = (np.array([8.5, 9.0, 9.5]), np.array([[90, 0, 10], [20, 60, 20], [10, 0, 90]]))
+    play = functools.partial(bench.model_counts, modelled)
+    games, last = bench.search_games(play, 0.25, np.random.default_rng(1), 9.0, 70)
+    assert last.met and 8.75 <= last.fair <= 9.25 and games % 70 == 0
