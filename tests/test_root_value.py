@@ -4,6 +4,8 @@ one half."""
 import importlib.util
 from pathlib import Path
 
+import pytest
+
 from sim.player import Player
 from sim.rules import Rules
 
@@ -37,3 +39,10 @@ def test_bare_playouts_end_on_the_board_and_repeat():
     leads = root_value.bare_playouts(rules, player, 40)
     assert leads.shape == (40,) and (abs(leads) <= 25).all() and len(set(leads)) > 1
     assert (root_value.bare_playouts(rules, player, 40) == leads).all()
+
+
+def test_options_read_as_toml_else_as_strings():
+    values = root_value._values(["rave=0", "playout=random", 'prior="hand"', "tactics=false"])
+    assert values == {"rave": 0, "playout": "random", "prior": "hand", "tactics": False}
+    with pytest.raises(ValueError, match="expected KEY=VALUE"):
+        root_value._values(["rave"])

@@ -10,8 +10,8 @@ the root's value for Black (its simulations' mean value, ``sim.players.mcts``: t
 score utility's share), the mean over the seeds and their spread. Then the komi where the value
 crosses 1/2, read on a line between the two komis around it: the fair komi the search's own
 evaluation gives, without a game played. ``--set`` changes a parameter of the default search
-(``mcts``; a TOML value, e.g. ``--set rave=0 --set playout='"random"'``), ``--rule`` one of
-the rules (``sim.rules.Rules``, e.g. ``--rule repetition='"basic_ko"'``).
+(``mcts``; a TOML value, else a string: ``--set rave=0 --set playout=random``), ``--rule`` one
+of the rules (``sim.rules.Rules``, e.g. ``--rule repetition=basic_ko``).
 
 First, what the search's playouts alone say (they do not look at the komi): ``--playouts``
 (default 10,000) playouts from the empty board as the search plays them, without a tree: Black's
@@ -80,11 +80,16 @@ def crossing(komis, values) -> float | None:
 
 
 def _values(items: list[str]) -> dict:
-    """``KEY=VALUE`` items (each VALUE in TOML) as a dict."""
+    """``KEY=VALUE`` items as a dict, each VALUE read as TOML (else kept as the string)."""
     out = {}
     for item in items:
-        key, _, value = item.partition("=")
-        out[key] = tomllib.loads(f"v = {value}")["v"]
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise ValueError(f"{item!r}: expected KEY=VALUE")
+        try:
+            out[key] = tomllib.loads(f"v = {value}")["v"]
+        except tomllib.TOMLDecodeError:
+            out[key] = value
     return out
 
 
@@ -98,14 +103,16 @@ def main() -> None:
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
     ap.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE")
     args = ap.parse_args()
-    options, rule = _values(args.set), _values(args.rule)
-    komis = sorted(args.komis)
-    size = args.board
-    leads = bare_playouts(
-        Rules(size, komi={"chinese": 0.0}, **rule),
-        Player("mcts", visits=1, play_for="chinese", **options),
-        args.playouts,
-    )
+    size, komis = args.board, sorted(args.komis)
+    try:  # a bad option or rule: one line naming it
+        options, rule = _values(args.set), _values(args.rule)
+        players = [
+            Player("mcts", visits=v, play_for="chinese", **options) for v in (1, args.visits)
+        ]
+        boards = [Rules(size, komi={"chinese": k}, **rule) for k in (0.0, *komis)]
+    except (TypeError, ValueError) as e:
+        ap.error(str(e))
+    leads = bare_playouts(boards[0], players[0], args.playouts)
     print(
         f"{size}x{size} playouts: Black's mean area lead {leads.mean():+.2f}; the whole board "
         f"Black's in {np.mean(leads == size * size):.1%}, White's in "
@@ -113,14 +120,12 @@ def main() -> None:
         flush=True,
     )
     means = []
-    for komi in komis:
-        rules = Rules(args.board, komi={"chinese": komi}, **rule)
-        player = Player("mcts", visits=args.visits, play_for="chinese", **options)
+    for komi, rules in zip(komis, boards[1:]):
         start = time.perf_counter()
-        values = [root_value(rules, player, seed) for seed in range(1, args.seeds + 1)]
+        values = [root_value(rules, players[1], seed) for seed in range(1, args.seeds + 1)]
         means.append(float(np.mean(values)))
         print(
-            f"{args.board}x{args.board} komi {komi:g}: Black's root value {means[-1]:.3f} "
+            f"{size}x{size} komi {komi:g}: Black's root value {means[-1]:.3f} "
             f"(seeds {min(values):.3f}–{max(values):.3f}; {time.perf_counter() - start:.0f} s)",
             flush=True,
         )
