@@ -96,6 +96,11 @@ def model_counts(modelled, komis, per, rng) -> np.ndarray:
     return np.array(out, np.int64)
 
 
+def fair(komis, c) -> float:
+    """The fair komi of Black's (wins, draws, losses) ``c`` at ``komis``, fitted on them all."""
+    return komi_fit.crossing(komis, komi_fit.isotonic(komi_fit.score(c), c.sum(1)))
+
+
 def fit(komis, c):
     boot = komi_fit.bootstrap_counts(c, 1000, 0)
     return komi_fit.fit(np.asarray(komis, np.float64), c, boot)
@@ -141,7 +146,7 @@ def main() -> None:
     if args.model:
         modelled = model(args.model)
         ks, wdl = modelled
-        truth = komi_fit.crossing(ks, komi_fit.isotonic(komi_fit.score(wdl), wdl.sum(1)))
+        truth = fair(ks, wdl)
         print(f"a model of {wdl.sum():,} games at {len(ks)} komis, its fair komi {truth:.2f}")
         compare(functools.partial(model_counts, modelled), truth, args)
         return
@@ -149,7 +154,7 @@ def main() -> None:
         pool = leads(size, args.pool)
         ks = np.arange(np.floor(pool.min()) - 1, np.ceil(pool.max()) + 1.5, 0.5)
         whole = np.array([[(pool > k).sum(), (pool == k).sum(), (pool < k).sum()] for k in ks])
-        truth = komi_fit.crossing(ks, komi_fit.isotonic(komi_fit.score(whole), whole.sum(1)))
+        truth = fair(ks, whole)
         print(f"{size}x{size}: {args.pool:,} pattern games, fair komi of the pool {truth:.2f}")
         compare(functools.partial(counts, pool), truth, args)
 
@@ -167,8 +172,8 @@ def compare(play, truth: float, args) -> None:
             s.append(n)
             s_in += r.lo <= truth <= r.hi
         print(
-            f"  ±{precision:g}: grid {np.median(g):,.0f} games (interval held the pool's "
-            f"value {g_in}/{args.trials}), search {np.median(s):,.0f} ({s_in}/{args.trials}): "
+            f"  ±{precision:g}: grid {np.median(g):,.0f} games (interval held the fair komi "
+            f"{g_in}/{args.trials}), search {np.median(s):,.0f} ({s_in}/{args.trials}): "
             f"{np.median(g) / np.median(s):.2f}x fewer"
         )
 
