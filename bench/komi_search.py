@@ -96,11 +96,6 @@ def model_counts(modelled, komis, per, rng) -> np.ndarray:
     return np.array(out, np.int64)
 
 
-def fair(komis, c) -> float:
-    """The fair komi of Black's (wins, draws, losses) ``c`` at ``komis``, fitted on them all."""
-    return komi_fit.crossing(komis, komi_fit.isotonic(komi_fit.score(c), c.sum(1)))
-
-
 def fit(komis, c):
     boot = komi_fit.bootstrap_counts(c, 1000, 0)
     return komi_fit.fit(np.asarray(komis, np.float64), c, boot)
@@ -146,7 +141,7 @@ def main() -> None:
     if args.model:
         modelled = model(args.model)
         ks, wdl = modelled
-        truth = fair(ks, wdl)
+        truth = komi_fit.fit(ks, wdl).fair
         print(f"a model of {wdl.sum():,} games at {len(ks)} komis, its fair komi {truth:.2f}")
         compare(functools.partial(model_counts, modelled), truth, args)
         return
@@ -154,7 +149,7 @@ def main() -> None:
         pool = leads(size, args.pool)
         ks = np.arange(np.floor(pool.min()) - 1, np.ceil(pool.max()) + 1.5, 0.5)
         whole = np.array([[(pool > k).sum(), (pool == k).sum(), (pool < k).sum()] for k in ks])
-        truth = fair(ks, whole)
+        truth = komi_fit.fit(ks, whole).fair
         print(f"{size}x{size}: {args.pool:,} pattern games, fair komi of the pool {truth:.2f}")
         compare(functools.partial(counts, pool), truth, args)
 

@@ -8,10 +8,10 @@ For each komi (Chinese area; the player plays for it) ``--seeds`` searches of ``
 simulations (default 100,000) from the empty board, each a fresh tree and its own random stream:
 the root's value for Black (its simulations' mean value, ``sim.players.mcts``: the win with the
 score utility's share), the mean over the seeds and their spread. Then the komi where the value
-crosses 1/2, read on a line between the two komis around it: the fair komi the search's own
-evaluation gives, without a game played. ``--set`` changes a parameter of the default search
-(``mcts``; a TOML value, else a string: ``--set rave=0 --set playout=random``), ``--rule`` one
-of the rules (``sim.rules.Rules``, e.g. ``--rule repetition=basic_ko``).
+falls through 1/2, read as ``jpdsim komi`` reads a fair komi (``sim.komi_fit``): the fair komi
+the search's own evaluation gives, without a game played. ``--set`` changes a parameter of the
+default search (``mcts``; a TOML value, else a string: ``--set rave=0 --set playout=random``),
+``--rule`` one of the rules (``sim.rules.Rules``, e.g. ``--rule repetition=basic_ko``).
 
 First, what the search's playouts alone say (they do not look at the komi): ``--playouts``
 (default 10,000) playouts from the empty board as the search plays them, without a tree: Black's
@@ -29,54 +29,53 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from sim import komi_fit  # noqa: E402
 from sim.engine.game import Game  # noqa: E402
 from sim.engine.history import copy_game  # noqa: E402
-from sim.engine.state import BLACK, colour_row, new_state  # noqa: E402
+from sim.engine.state import BLACK, colour_row  # noqa: E402
+from sim.native import NativePlayers  # noqa: E402
 from sim.player import Player  # noqa: E402
 from sim.players.mcts import black_value, finish, search  # noqa: E402
-from sim.players.params import kernel_parameters  # noqa: E402
-from sim.players.stream import start_stream  # noqa: E402
-from sim.players.tree import COUNT, FIRST, NUM, drop_trees, new_tree  # noqa: E402
+from sim.players.tree import COUNT, FIRST, NUM  # noqa: E402
 from sim.rules import Rules  # noqa: E402
-from sim.schema import RAW_FIELDS  # noqa: E402
+
+
+def _empty_board(rules: Rules, player: Player, seed: int):
+    """The empty board, and ``player`` on both colours with its random stream from ``seed``."""
+    players = NativePlayers(rules, player, player)
+    players.start(seed, 0)
+    return Game(rules, exact=False).state, players
 
 
 def root_value(rules: Rules, player: Player, seed: int) -> float:
     """Black's mean value over the root simulations of one search from the empty board."""
-    g, s = Game(rules, exact=False).state, new_state(rules, False)
-    tree = new_tree(rules, player.visits, len(RAW_FIELDS), player.rave > 0, (player.prior,) * 2)
-    rng = np.zeros(2, np.uint64)
-    start_stream(rng, seed, 0)
-    drop_trees(tree)
-    root = search(g, s, tree, rng, np.array(kernel_parameters(player, rules)))
-    t = colour_row(BLACK)
-    edges = slice(tree.node[t, FIRST, root], tree.node[t, FIRST, root] + tree.node[t, COUNT, root])
+    g, players = _empty_board(rules, player, seed)
+    tree, t = players.tree, colour_row(BLACK)
+    root = search(g, players.sim, tree, players.rng, players.params[t])
+    first = tree.node[t, FIRST, root]
+    edges = slice(first, first + tree.node[t, COUNT, root])
     return float(tree.wsum[t, edges].sum() / tree.edge[t, NUM, edges].sum())
 
 
 def bare_playouts(rules: Rules, player: Player, n: int) -> np.ndarray:
     """Black's area lead at the end of each of ``n`` playouts from the empty board (the
     search's playout policy, no tree; ``rules`` at komi 0 under Chinese area)."""
-    g, s = Game(rules, exact=False).state, new_state(rules, False)
-    tree = new_tree(rules, player.visits, len(RAW_FIELDS), player.rave > 0, (player.prior,) * 2)
-    params = np.array(kernel_parameters(player, rules))
-    rng = np.zeros(2, np.uint64)
-    start_stream(rng, 0, 0)
+    g, players = _empty_board(rules, player, 0)
+    s, tree, params = players.sim, players.tree, players.params[colour_row(BLACK)]
     leads = np.empty(n)
     for i in range(n):
         copy_game(s, g)
-        finish(s, rng, params, tree, 0)
+        finish(s, players.rng, params, tree, 0)
         leads[i] = black_value(s, tree.row, params, 0.0)[1]
     return leads
 
 
-def crossing(komis, values) -> float | None:
-    """The komi where ``values`` (sorted by komi) fall through 1/2, on a line between the two
-    komis around it; None where they do not."""
-    for (k0, v0), (k1, v1) in zip(zip(komis, values), zip(komis[1:], values[1:])):
-        if v0 >= 0.5 >= v1 and v0 > v1:
-            return k0 + (v0 - 0.5) / (v0 - v1) * (k1 - k0)
-    return None
+def crossing(komis, values) -> float:
+    """The komi where ``values`` (sorted by komi) fall through 1/2: ``sim.komi_fit``'s reading
+    of a fair komi (their non-increasing fit, a line between the komis around 1/2), ±inf past
+    the komis given."""
+    values = np.asarray(values, np.float64)
+    return komi_fit.crossing(np.asarray(komis), komi_fit.isotonic(values, np.ones(len(values))))
 
 
 def _values(items: list[str]) -> dict:
@@ -130,7 +129,8 @@ def main() -> None:
             flush=True,
         )
     fair = crossing(komis, means)
-    print("crosses 1/2 at", "no komi played" if fair is None else f"komi {fair:.2f}")
+    where = {np.inf: "above the komis given", -np.inf: "below the komis given"}
+    print("falls through 1/2", where.get(fair, f"at komi {fair:.2f}"))
 
 
 if __name__ == "__main__":
