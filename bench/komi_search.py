@@ -1,7 +1,7 @@
 """The games a ``komi_search`` needs against a fixed komi grid, for the same interval width.
 
-    python bench/komi_search.py [--pool 40000] [--trials 20] [--precision 0.5 0.25]
-    python bench/komi_search.py --model RUN [RUN ...] [--start K] [--round G] [...]
+    python bench/komi_search.py [--pool 40000] [--trials 20] [--precision 0.5 0.25] [--seed 7]
+    python bench/komi_search.py --model RUN [RUN ...] [--start K] [--round G] [--grid-step S]
 
 For each board (5x5 and 7x7, Chinese rules, pattern self-play): a pool of games is played once
 (``sim.selfplay.play_rows``) and Black's area lead before komi read from each. The pattern
@@ -13,7 +13,9 @@ games go.
   apart (half points, ``k - 2.5 .. k + 2.5``), centred on the fair komi of the whole pool (the
   best a grid can be placed: a user who guessed would do worse), games spread evenly, grown by
   60 at a time until the fit's 95% interval (``sim.komi_fit``, as ``jpdsim komi`` prints it)
-  is within the precision on either side;
+  is within the precision on either side; with ``--grid-step 0.5`` the whole points between
+  them too (eleven komis), so that the grid reads the same curve as the search, whose whole
+  komis pin the draws;
 - **search**: ``sim.komi_search.next_round`` from the run's default komi (7.5, a guess far from
   both answers), in rounds of 120 games, until it stops.
 
@@ -41,7 +43,7 @@ sys.path.insert(0, str(ROOT))  # the code of this tree, not an installed one
 from sim import komi_fit  # noqa: E402
 from sim.komi_search import KomiSearch, next_round  # noqa: E402
 
-GRID = np.arange(-2.5, 3.0, 1.0)  # six komis a point apart, from the centre
+GRID_SPAN = 2.5  # the grid's komis from its centre: -2.5 to 2.5 in steps of --grid-step
 GRID_STEP, ROUND, CAP = 60, 120, 200_000
 
 
@@ -101,10 +103,11 @@ def fit(komis, c):
     return komi_fit.fit(np.asarray(komis, np.float64), c, boot)
 
 
-def grid_games(play, centre, precision, rng):
-    """The games of the grid around ``centre`` to ``precision`` (``play(komis, per, rng)``:
-    Black's counts of ``per`` games at each komi) and its last fit."""
-    komis = np.round((centre + GRID) * 2) / 2
+def grid_games(play, centre, precision, rng, step=1.0):
+    """The games of the grid around ``centre``, komis ``step`` apart, to ``precision``
+    (``play(komis, per, rng)``: Black's counts of ``per`` games at each komi) and its last
+    fit."""
+    komis = np.round((centre + np.arange(-GRID_SPAN, GRID_SPAN + step / 2, step)) * 2) / 2
     c = np.zeros((len(komis), 3), np.int64)
     while c.sum() < CAP:
         c += play(komis, [GRID_STEP // len(komis)] * len(komis), rng)
@@ -137,6 +140,8 @@ def main() -> None:
     parser.add_argument("--model", nargs="+", metavar="RUN")
     parser.add_argument("--start", type=float, default=7.5)
     parser.add_argument("--round", type=int, default=ROUND)
+    parser.add_argument("--grid-step", type=float, default=1.0, choices=(1.0, 0.5))
+    parser.add_argument("--seed", type=int, default=7, help="the trials' random draws")
     args = parser.parse_args()
     if args.model:
         modelled = model(args.model)
@@ -157,10 +162,10 @@ def main() -> None:
 def compare(play, truth: float, args) -> None:
     """Print, per precision, the median games of the grid and of the search over the trials."""
     for precision in args.precision:
-        rng = np.random.default_rng(7)
+        rng = np.random.default_rng(args.seed)
         g, s, g_in, s_in = [], [], 0, 0
         for _ in range(args.trials):
-            n, f = grid_games(play, truth, precision, rng)
+            n, f = grid_games(play, truth, precision, rng, args.grid_step)
             g.append(n)
             g_in += f.lo <= truth <= f.hi
             n, r = search_games(play, precision, rng, args.start, args.round)

@@ -27,3 +27,15 @@ def test_a_search_on_a_steep_model_finds_its_fair_komi():
     play = functools.partial(bench.model_counts, modelled)
     games, last = bench.search_games(play, 0.25, np.random.default_rng(1), 9.0, 70)
     assert last.met and 8.75 <= last.fair <= 9.25 and games % 70 == 0
+
+
+def test_a_grid_of_half_komis_reads_the_crossing_past_the_whole_komi():
+    # Black always wins at komi 8.5 or less and loses at 9.5 or more; at 9 it draws 60%, loses
+    # 40%: the crossing is 8.5 + 0.5 * 0.5 / 0.7, where a line from 8.5 to 9.5 says 9
+    wdl = [[50, 0, 0], [50, 0, 0], [0, 30, 20], [0, 0, 50], [0, 0, 50]]
+    modelled = (np.array([8.0, 8.5, 9.0, 9.5, 10.0]), np.array(wdl))
+    play = functools.partial(bench.model_counts, modelled)
+    games, half = bench.grid_games(play, 9.0, 0.25, np.random.default_rng(2))
+    assert games == 60 and half.fair == half.lo == half.hi == 9.0  # sure, and wrong
+    games, both = bench.grid_games(play, 9.0, 0.25, np.random.default_rng(2), step=0.5)
+    assert both.lo <= 8.5 + 0.5 * 0.5 / 0.7 <= both.hi and (both.hi - both.lo) / 2 <= 0.25
