@@ -1,7 +1,8 @@
 """The games a ``komi_search`` needs against a fixed komi grid, for the same interval width.
 
-    python bench/komi_search.py [--pool 40000] [--trials 20] [--precision 0.5 0.25] [--seed 7]
-    python bench/komi_search.py --model RUN [RUN ...] [--start K] [--round G] [--grid-step S]
+    python bench/komi_search.py [--pool 40000] [--trials 20] [--precision 0.5 0.25]
+    python bench/komi_search.py --model RUN [RUN ...] [--start K] [--round G] [...]
+    (either: [--grid-step 1 | 0.5] [--seed 7], the grid's spacing and the trials' draws)
 
 For each board (5x5 and 7x7, Chinese rules, pattern self-play): a pool of games is played once
 (``sim.selfplay.play_rows``) and Black's area lead before komi read from each. The pattern
