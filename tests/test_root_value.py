@@ -6,8 +6,12 @@ from pathlib import Path
 
 import pytest
 
+from sim.config_file import load_config
+from sim.dataset.read import load_game
+from sim.engine.game import Game
 from sim.player import Player
 from sim.rules import Rules
+from sim.run import runner
 
 SCRIPT = Path(__file__).resolve().parent.parent / "docs" / "findings" / "root_value.py"
 spec = importlib.util.spec_from_file_location("findings_root_value", SCRIPT)
@@ -48,3 +52,62 @@ def test_options_read_as_toml_else_as_strings():
     assert values == {"rave": 0, "playout": "random", "prior": "hand", "tactics": False}
     with pytest.raises(ValueError, match="expected KEY=VALUE"):
         root_value._values(["rave"])
+
+
+RECORDED = """\
+board_size = 5
+games = 4
+shard_size = 4
+seed = 3
+record_moves = "all"
+komi_sweep = { ruleset = "chinese", values = [2.5, 3.5] }
+"""
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory):
+    """A run of four 5x5 random games at two komis, every game's moves stored."""
+    root = tmp_path_factory.mktemp("recorded")
+    (root / "run.toml").write_text(RECORDED)
+    runner.run(load_config(root / "run.toml"), root / "run", workers=1)
+    return root / "run"
+
+
+def test_positions_are_the_games_after_so_many_moves(recorded):
+    found = list(root_value.positions(recorded, [6, 2]))
+    assert {k for _, k, *_ in found} == {2, 6} and {komi for komi, *_ in found} == {2.5, 3.5}
+    komi, k, score, rules, state = found[0]
+    _, row, actions = load_game(recorded, 0)
+    assert (komi, k) == (row["komi_chinese"], 2) and rules.komi["chinese"] == komi
+    assert score == {"B": 1.0, "draw": 0.5, "W": 0.0}[row["winner_chinese"]]
+    game = Game(rules, exact=False)
+    for a in actions[:2]:
+        game.play(a)
+    assert (state.pt == game.state.pt).all()
+
+
+def test_a_search_values_a_position_for_black_whoever_moves():
+    """On 5x5 at komi -10 Black wins nearly every game: so says the search with White to move
+    (after Black's first stone) as with Black to move."""
+    rules = Rules(5, komi={"chinese": -10.0})
+    player = Player("mcts", visits=300, play_for="chinese")
+    game = Game(rules, exact=False)
+    for point in (12, 6):
+        game.play(point)
+        assert root_value.searched(game.state, root_value._started(rules, player, 1)) > 0.8
+
+
+def test_labelled_positions_carry_a_search_and_playouts_each(recorded):
+    deep = Player("mcts", visits=60, play_for="chinese")
+    flat = Player("mcts", visits=1, play_for="chinese")
+    rows = root_value.labelled(recorded, [4], deep, flat, 20)
+    assert len(rows) == 4 and all(0.0 <= r[2] <= 1.0 and 0.0 <= r[3] <= 1.0 for r in rows)
+    assert root_value.labelled(recorded, [4], deep, flat, 20) == rows  # the same streams
+
+
+def test_a_run_without_recorded_moves_is_one_line(tmp_path, monkeypatch):
+    (tmp_path / "run.toml").write_text(RECORDED.replace('"all"', '"none"'))
+    runner.run(load_config(tmp_path / "run.toml"), tmp_path / "run", workers=1)
+    monkeypatch.setattr("sys.argv", ["root_value.py", "--from", str(tmp_path / "run")])
+    with pytest.raises(SystemExit, match="game 0 has no recorded moves"):
+        root_value.main()

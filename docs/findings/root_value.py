@@ -1,8 +1,11 @@
 """What the search believes about the empty board: the root value of one deep search from it,
-Black to play, at each komi (docs/findings.md, "The solved boards").
+Black to play, at each komi (docs/findings.md, "The solved boards"); or about the positions of
+recorded games, beside what its playouts say there.
 
     python docs/findings/root_value.py BOARD KOMI [KOMI ...] [--visits V] [--seeds S]
         [--set KEY=VALUE ...] [--rule KEY=VALUE ...]
+    python docs/findings/root_value.py --from RUN [--moves K ...] [--visits V] [--playouts P]
+        [--set KEY=VALUE ...]
 
 For each komi (Chinese area; the player plays for it) ``--seeds`` searches of ``--visits``
 simulations (default 100,000) from the empty board, each a fresh tree and its own random stream:
@@ -17,6 +20,14 @@ First, what the search's playouts alone say (they do not look at the komi): ``--
 (default 10,000) playouts from the empty board as the search plays them, without a tree: Black's
 mean lead by area and the share that end with one colour owning the whole board (the other's
 stones all captured).
+
+With ``--from RUN`` (a run that recorded its games' moves, ``record_moves = "all"``): the
+position of each game after each of ``--moves`` actions (8, 12, 16, 20; while the game goes on),
+at the game's own komi under Chinese area, the run's other rules; per komi and number of moves
+the mean of one deep search's root value for Black there (the player to move searching, a fresh
+tree), of ``--playouts`` bare playouts' values from there, and of Black's score in the games
+(win 1, draw 1/2): whether the playouts value a position as the deep search does, and both as
+the games ended (the labels a simulation balancing would fit its playout to).
 """
 
 import argparse
@@ -32,7 +43,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from sim import komi_fit  # noqa: E402
 from sim.engine.game import Game  # noqa: E402
 from sim.engine.history import copy_game  # noqa: E402
-from sim.engine.state import BLACK, colour_row  # noqa: E402
+from sim.engine.state import BLACK, ST, TO_MOVE, colour_row, new_state  # noqa: E402
+from sim.errors import UserError  # noqa: E402
 from sim.native import NativePlayers  # noqa: E402
 from sim.player import Player  # noqa: E402
 from sim.players.mcts import black_value, finish, search  # noqa: E402
@@ -40,34 +52,102 @@ from sim.players.tree import COUNT, FIRST, NUM  # noqa: E402
 from sim.rules import Rules  # noqa: E402
 
 
-def _empty_board(rules: Rules, player: Player, seed: int):
-    """The empty board, and ``player`` on both colours with its random stream from ``seed``."""
+def _started(rules: Rules, player: Player, seed: int) -> NativePlayers:
+    """``player`` on both colours under ``rules``, its random stream from ``seed``."""
     players = NativePlayers(rules, player, player)
     players.start(seed, 0)
-    return Game(rules, exact=False).state, players
+    return players
+
+
+def _empty_board(rules: Rules, player: Player, seed: int):
+    """The empty board, and ``player`` on both colours with its random stream from ``seed``."""
+    return Game(rules, exact=False).state, _started(rules, player, seed)
+
+
+def searched(g, players: NativePlayers) -> float:
+    """Black's mean value over the root simulations of one search by ``players`` (started)
+    from the state ``g``, the player to move searching."""
+    mover = int(g.tab[ST, TO_MOVE])
+    tree, t = players.tree, colour_row(mover)
+    root = search(g, players.sim, tree, players.rng, players.params[t])
+    first = tree.node[t, FIRST, root]
+    edges = slice(first, first + tree.node[t, COUNT, root])
+    value = float(tree.wsum[t, edges].sum() / tree.edge[t, NUM, edges].sum())
+    return value if mover == BLACK else 1.0 - value  # the mover of an edge stores its own
 
 
 def root_value(rules: Rules, player: Player, seed: int) -> float:
     """Black's mean value over the root simulations of one search from the empty board."""
-    g, players = _empty_board(rules, player, seed)
-    tree, t = players.tree, colour_row(BLACK)
-    root = search(g, players.sim, tree, players.rng, players.params[t])
-    first = tree.node[t, FIRST, root]
-    edges = slice(first, first + tree.node[t, COUNT, root])
-    return float(tree.wsum[t, edges].sum() / tree.edge[t, NUM, edges].sum())
+    return searched(*_empty_board(rules, player, seed))
 
 
-def bare_playouts(rules: Rules, player: Player, n: int) -> np.ndarray:
-    """Black's area lead at the end of each of ``n`` playouts from the empty board (the
-    search's playout policy, no tree; ``rules`` at komi 0 under Chinese area)."""
-    g, players = _empty_board(rules, player, 0)
-    s, tree, params = players.sim, players.tree, players.params[colour_row(BLACK)]
-    leads = np.empty(n)
+def playouts(g, players: NativePlayers, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Black's value and margin under ``players``' ruleset at the end of each of ``n``
+    playouts from the state ``g`` (the search's playout policy, no tree)."""
+    s, tree = players.sim, players.tree
+    params = players.params[colour_row(int(g.tab[ST, TO_MOVE]))]
+    values, margins = np.empty(n), np.empty(n)
     for i in range(n):
         copy_game(s, g)
         finish(s, players.rng, params, tree, 0)
-        leads[i] = black_value(s, tree.row, params, 0.0)[1]
-    return leads
+        values[i], margins[i], _ = black_value(s, tree.row, params, 0.0)
+    return values, margins
+
+
+def bare_playouts(rules: Rules, player: Player, n: int) -> np.ndarray:
+    """Black's area lead at the end of each of ``n`` playouts from the empty board (``rules``
+    at komi 0 under Chinese area)."""
+    return playouts(*_empty_board(rules, player, 0), n)[1]
+
+
+def positions(run_dir, moves):
+    """(komi, moves played, Black's score in the game, rules at the game's komi, state) for
+    each game of the run ``run_dir`` after each of ``moves`` actions while it goes on."""
+    from sim.dataset.read import load_game, read_manifest
+
+    games = read_manifest(Path(run_dir))["config"]["games"]
+    for game_id in range(games):
+        state, row, actions = load_game(run_dir, game_id)
+        if actions is None:
+            raise ValueError(f"{run_dir}: game {game_id} has no recorded moves")
+        komi = row["komi_chinese"]
+        rules = state.config.rules.at_komi("chinese", komi)
+        score = {"B": 1.0, "draw": 0.5}.get(row["winner_chinese"], 0.0)
+        game = Game(rules, exact=False)
+        played = 0
+        for k in sorted(moves):
+            while played < k and not game.ending and played < len(actions):
+                game.play(actions[played])
+                played += 1
+            if played < k or game.ending:
+                break
+            snapshot = new_state(rules, False)
+            copy_game(snapshot, game.state)
+            yield komi, k, score, rules, snapshot
+
+
+def labelled(run_dir, moves, deep: Player, flat: Player, n: int) -> list[tuple]:
+    """(komi, moves played, the deep search's value for Black, the mean value of ``n``
+    playouts, Black's score in the game) for each of ``positions(run_dir, moves)``: ``deep``
+    searches, ``flat`` plays the playouts, each position on its own random stream."""
+    out = []
+    for komi, k, score, rules, g in positions(run_dir, moves):
+        label = searched(g, _started(rules, deep, len(out)))
+        mean = float(playouts(g, _started(rules, flat, len(out)), n)[0].mean())
+        out.append((komi, k, label, mean, score))
+    return out
+
+
+def _print_labelled(rows) -> None:
+    """``labelled``'s rows, averaged per komi and number of moves."""
+    for komi, k in sorted({(r[0], r[1]) for r in rows}):
+        here = np.array([r[2:] for r in rows if (r[0], r[1]) == (komi, k)])
+        deep, flat, score = here.mean(axis=0)
+        print(
+            f"komi {komi:g}, after {k} moves: {len(here)} positions; Black's value by the deep "
+            f"search {deep:.3f}, by the playouts {flat:.3f}; Black's score in the games "
+            f"{score:.3f}"
+        )
 
 
 def crossing(komis, values) -> float:
@@ -94,23 +174,34 @@ def _values(items: list[str]) -> dict:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("board", type=int)
-    ap.add_argument("komis", type=float, nargs="+")
+    ap.add_argument("board", type=int, nargs="?")
+    ap.add_argument("komis", type=float, nargs="*")
+    ap.add_argument("--from", dest="run", metavar="RUN")
+    ap.add_argument("--moves", type=int, nargs="+", default=[8, 12, 16, 20])
     ap.add_argument("--visits", type=int, default=100_000)
     ap.add_argument("--seeds", type=int, default=2)
     ap.add_argument("--playouts", type=int, default=10_000)
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
     ap.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE")
     args = ap.parse_args()
+    board_given = args.board is not None or bool(args.komis)
+    if board_given == (args.run is not None) or board_given and not args.komis:
+        ap.error("give BOARD KOMI [KOMI ...] or --from RUN")
     size, komis = args.board, sorted(args.komis)
     try:  # a bad option or rule: one line naming it
         options, rule = _values(args.set), _values(args.rule)
         players = [
             Player("mcts", visits=v, play_for="chinese", **options) for v in (1, args.visits)
         ]
-        boards = [Rules(size, komi={"chinese": k}, **rule) for k in (0.0, *komis)]
+        boards = [Rules(size, komi={"chinese": k}, **rule) for k in (0.0, *komis)] if size else []
     except (TypeError, ValueError) as e:
         ap.error(str(e))
+    if args.run is not None:
+        try:
+            _print_labelled(labelled(args.run, args.moves, players[1], players[0], args.playouts))
+        except (UserError, ValueError) as e:
+            sys.exit(f"root_value.py: {e}")
+        return
     leads = bare_playouts(boards[0], players[0], args.playouts)
     print(
         f"{size}x{size} playouts: Black's mean area lead {leads.mean():+.2f}; the whole board "
