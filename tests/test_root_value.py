@@ -105,9 +105,19 @@ def test_labelled_positions_carry_a_search_and_playouts_each(recorded):
     assert root_value.labelled(recorded, [4], deep, flat, 20) == rows  # the same streams
 
 
-def test_a_run_without_recorded_moves_is_one_line(tmp_path, monkeypatch):
-    (tmp_path / "run.toml").write_text(RECORDED.replace('"all"', '"none"'))
+SETUP = "\\n".join(["X...."] + ["....."] * 4)  # a 5x5 diagram, its rows joined as TOML writes
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (('"all"', '"none"'), "game 0 has no recorded moves"),
+        (("seed = 3", f'seed = 3\nsetup = [{{ name = "a", diagram = "{SETUP}" }}]'), "setups"),
+    ],
+)
+def test_a_run_it_cannot_read_is_one_line(tmp_path, monkeypatch, change, message):
+    (tmp_path / "run.toml").write_text(RECORDED.replace(*change))
     runner.run(load_config(tmp_path / "run.toml"), tmp_path / "run", workers=1)
     monkeypatch.setattr("sys.argv", ["root_value.py", "--from", str(tmp_path / "run")])
-    with pytest.raises(SystemExit, match="game 0 has no recorded moves"):
+    with pytest.raises(SystemExit, match=message):
         root_value.main()

@@ -41,6 +41,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from sim import komi_fit  # noqa: E402
+from sim.dataset.read import load_game, read_manifest  # noqa: E402
 from sim.engine.game import Game  # noqa: E402
 from sim.engine.history import copy_game  # noqa: E402
 from sim.engine.state import BLACK, ST, TO_MOVE, colour_row, new_state  # noqa: E402
@@ -103,13 +104,13 @@ def bare_playouts(rules: Rules, player: Player, n: int) -> np.ndarray:
 def positions(run_dir, moves):
     """(komi, moves played, Black's score in the game, rules at the game's komi, state) for
     each game of the run ``run_dir`` after each of ``moves`` actions while it goes on."""
-    from sim.dataset.read import load_game, read_manifest
-
     games = read_manifest(Path(run_dir))["config"]["games"]
     for game_id in range(games):
         state, row, actions = load_game(run_dir, game_id)
         if actions is None:
             raise ValueError(f"{run_dir}: game {game_id} has no recorded moves")
+        if state.config.setup:
+            raise ValueError(f"{run_dir}: its games start from setups (read: the empty board)")
         komi = row["komi_chinese"]
         rules = state.config.rules.at_komi("chinese", komi)
         score = {"B": 1.0, "draw": 0.5}.get(row["winner_chinese"], 0.0)
@@ -187,6 +188,8 @@ def main() -> None:
     board_given = args.board is not None or bool(args.komis)
     if board_given == (args.run is not None) or board_given and not args.komis:
         ap.error("give BOARD KOMI [KOMI ...] or --from RUN")
+    if args.run is not None and args.rule:
+        ap.error("--rule goes with BOARD KOMI: --from reads the run's rules")
     size, komis = args.board, sorted(args.komis)
     try:  # a bad option or rule: one line naming it
         options, rule = _values(args.set), _values(args.rule)
