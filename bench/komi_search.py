@@ -77,14 +77,16 @@ def counts(pool: np.ndarray, komis, per, rng) -> np.ndarray:
 
 def model(run_dirs) -> tuple[np.ndarray, np.ndarray]:
     """The Chinese komis the runs' games were played at and Black's (wins, draws, losses) at
-    each."""
+    each (``analysis.komi_sweep``'s count, games without a result left out)."""
+    from analysis.komi_sweep import sweep_curve
     from analysis.load import load_runs
 
-    games = load_runs(run_dirs, columns=["komi_chinese", "winner_chinese"])
-    komis = np.unique(games["komi_chinese"].to_numpy(np.float64))
-    k, winner = games["komi_chinese"].to_numpy(np.float64), games["winner_chinese"].astype(str)
-    wdl = [[((k == x) & (winner == w)).sum() for w in ("B", "draw", "W")] for x in komis]
-    return komis, np.array(wdl, np.int64)
+    curve = sweep_curve(
+        load_runs(run_dirs, columns=["komi_chinese", "winner_chinese"]), ["chinese"]
+    )
+    wins, draws = curve["wins"].to_numpy(), curve["draws"].to_numpy()
+    wdl = np.stack([wins, draws, curve["games"].to_numpy() - wins - draws], axis=1)
+    return curve["komi"].to_numpy(np.float64), wdl.astype(np.int64)
 
 
 def model_counts(modelled, komis, per, rng) -> np.ndarray:

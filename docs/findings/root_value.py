@@ -102,8 +102,9 @@ def bare_playouts(rules: Rules, player: Player, n: int) -> np.ndarray:
 
 
 def positions(run_dir, moves):
-    """(komi, moves played, Black's score in the game, rules at the game's komi, state) for
-    each game of the run ``run_dir`` after each of ``moves`` actions while it goes on."""
+    """(komi, moves played, Black's score in the game (NaN without a result), rules at the
+    game's komi, state) for each game of the run ``run_dir`` after each of ``moves`` actions
+    while it goes on."""
     games = read_manifest(Path(run_dir))["config"]["games"]
     for game_id in range(games):
         state, row, actions = load_game(run_dir, game_id)
@@ -113,7 +114,7 @@ def positions(run_dir, moves):
             raise ValueError(f"{run_dir}: its games start from setups (read: the empty board)")
         komi = row["komi_chinese"]
         rules = state.config.rules.at_komi("chinese", komi)
-        score = {"B": 1.0, "draw": 0.5}.get(row["winner_chinese"], 0.0)
+        score = {"B": 1.0, "draw": 0.5, "W": 0.0}.get(row["winner_chinese"], np.nan)
         game = Game(rules, exact=False)
         played = 0
         for k in sorted(moves):
@@ -143,7 +144,8 @@ def _print_labelled(rows) -> None:
     """``labelled``'s rows, averaged per komi and number of moves."""
     for komi, k in sorted({(r[0], r[1]) for r in rows}):
         here = np.array([r[2:] for r in rows if (r[0], r[1]) == (komi, k)])
-        deep, flat, score = here.mean(axis=0)
+        deep, flat = here[:, :2].mean(axis=0)
+        score = np.nanmean(here[:, 2])  # over the games with a result
         print(
             f"komi {komi:g}, after {k} moves: {len(here)} positions; Black's value by the deep "
             f"search {deep:.3f}, by the playouts {flat:.3f}; Black's score in the games "
