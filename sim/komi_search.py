@@ -16,8 +16,10 @@ number of workers, and a killed run resumes to the same rows:
   rest at one komi on either side, as far out as the interval reaches (half a point to
   ``MAX_REACH``): where Black's score changes slowly with komi, two komis close together
   give a noisy slope, and the outer two steady it and catch an estimate that moves;
-- the search ends when the interval's half-width is at most ``precision``, or when another
-  round would pass ``max_games``.
+- the search ends when the interval's half-width is at most ``precision`` and each of the two
+  komis that enclose the estimate has at least ``MIN_ENCLOSING`` games (a bootstrap of a few
+  games a komi gives intervals narrow and wrong), or when another round would pass
+  ``max_games``.
 
 The rounds decided so far are the search's state (``KomiSearch.rounds``), stored with the
 run's config in its manifest: a run's games are those of its rounds.
@@ -41,6 +43,8 @@ REACH = (1.0, 2.0, 4.0, 8.0)
 #: How far (points) a bracketed round's outer komis go at most from the two that enclose the
 #: estimate: as far as the interval reaches, at least half a point.
 MAX_REACH = 4.0
+#: The games each of the two komis enclosing the estimate needs before the search may stop.
+MIN_ENCLOSING = 20
 N_BOOT, BOOT_SEED, LEVEL = 1000, 0, 0.95
 _KEYS = ("ruleset", "precision", "max_games", "round_games", "start")
 
@@ -186,8 +190,10 @@ def next_round(search: KomiSearch, guess: float, komis, counts, played: int) -> 
         reach = tuple(_clip(end + sign * d) for d in REACH)
         return Round(() if done else reach, fit.fair, fit.lo, fit.hi)
     half_width = (fit.hi - fit.lo) / 2  # NaN or inf where the bootstrap does not bracket
-    met = bool(half_width <= search.precision)
     low = _half(fit.fair)
+    enclosing = counts[np.isin(komis, (low, low + 0.5))].sum(axis=1)
+    met = bool(half_width <= search.precision) and enclosing.size == 2
+    met = met and bool(enclosing.min() >= MIN_ENCLOSING)
     reach = max(_half(min(half_width, MAX_REACH)), 0.5) if half_width == half_width else MAX_REACH
     around = tuple(_clip(low + d) for d in (-reach, 0.0, 0.0, 0.5, 0.5, 0.5 + reach))
     return Round(() if met or done else around, fit.fair, fit.lo, fit.hi, met)

@@ -15,7 +15,7 @@ from sim.dataset.check import check_run
 from sim.dataset.manifest import read_manifest, write_manifest
 from sim.dataset.read import read_games
 from sim.errors import UserError
-from sim.komi_search import REACH, SPREAD, KomiSearch, next_round
+from sim.komi_search import MIN_ENCLOSING, REACH, SPREAD, KomiSearch, next_round
 from sim.options import OptionError
 from sim.run import runner
 
@@ -67,6 +67,21 @@ def test_a_bracketed_fit_plays_around_its_estimate_until_the_interval_is_narrow(
     done = next_round(SEARCH, 7.0, many, c, 12_000)
     assert done.met and done.komis == () and (done.hi - done.lo) / 2 <= 0.25
     assert done.lo <= 9 <= done.hi
+
+
+def test_the_search_does_not_stop_on_a_few_games_at_the_komis_around_its_estimate():
+    """Perfect play's shares (Black wins every game below 9, draws every one at 9, loses every
+    one above) give an interval of width 0 from any number of games: ten games at each of the
+    komis enclosing the estimate are not enough to stop on, ``MIN_ENCLOSING`` are."""
+    komis = [8.5, 9.0, 9.5]
+
+    def counts(n):
+        return np.array([[n, 0, 0], [0, n, 0], [0, 0, n]])
+
+    few = next_round(SEARCH, 7.0, komis, counts(10), 30)
+    assert few.fair == few.lo == few.hi == 9.0 and not few.met and 9.0 in few.komis
+    enough = next_round(SEARCH, 7.0, komis, counts(MIN_ENCLOSING), 3 * MIN_ENCLOSING)
+    assert enough.fair == 9.0 and enough.met and enough.komis == ()
 
 
 def test_the_search_stops_at_its_budget_and_says_the_precision_was_not_met():
