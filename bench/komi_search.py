@@ -2,7 +2,8 @@
 
     python bench/komi_search.py [--pool 40000] [--trials 20] [--precision 0.5 0.25]
     python bench/komi_search.py --model RUN [RUN ...] [--start K] [--round G] [...]
-    (either: [--grid-step 1 | 0.5] [--seed 7], the grid's spacing and the trials' draws)
+    (either: [--grid-step 1 | 0.5] [--grid-games 60] [--seed 7]: the grid's spacing, the games
+    it adds at a time, the trials' draws)
 
 For each board (5x5 and 7x7, Chinese rules, pattern self-play): a pool of games is played once
 (``sim.selfplay.play_rows``) and Black's area lead before komi read from each. The pattern
@@ -13,15 +14,15 @@ games go.
 - **grid**: the fixed sweep of docs/findings.md's solved-board studies, six komis a point
   apart (half points, ``k - 2.5 .. k + 2.5``), centred on the fair komi of the whole pool (the
   best a grid can be placed: a user who guessed would do worse), games spread evenly, grown by
-  60 at a time until the fit's 95% interval (``sim.komi_fit``, as ``jpdsim komi`` prints it)
-  is within the precision on either side; with ``--grid-step 0.5`` the whole points between
-  them too (eleven komis), so that the grid reads the same curve as the search, whose whole
-  komis pin the draws;
+  ``--grid-games`` at a time (as a search grows by its rounds) until the fit's 95% interval
+  (``sim.komi_fit``, as ``jpdsim komi`` prints it) is within the precision on either side;
+  with ``--grid-step 0.5`` the whole points between them too (eleven komis), so that the grid
+  reads the same curve as the search, whose whole komis pin the draws;
 - **search**: ``sim.komi_search.next_round`` from the run's default komi (7.5, a guess far from
   both answers), in rounds of 120 games, until it stops.
 
-Prints, per board and precision, the median games of each over ``--trials`` trials (each its
-own draws) and their ratio, and how often each interval held the pool's fair komi.
+Prints, per board and precision, the median (and mean) games of each over ``--trials`` trials
+(each its own draws) and their ratio, and how often each interval held the pool's fair komi.
 
 With ``--model`` the games come from a player that looks at the komi instead: the run folders'
 games (a komi sweep or search of it, Chinese area) give Black's shares of wins, draws and losses
@@ -45,7 +46,7 @@ from sim import komi_fit  # noqa: E402
 from sim.komi_search import KomiSearch, next_round  # noqa: E402
 
 GRID_SPAN = 2.5  # the grid's komis from its centre: -2.5 to 2.5 in steps of --grid-step
-GRID_STEP, ROUND, CAP = 60, 120, 200_000
+GRID_GAMES, ROUND, CAP = 60, 120, 200_000
 
 
 def leads(size: int, games: int) -> np.ndarray:
@@ -106,14 +107,14 @@ def fit(komis, c):
     return komi_fit.fit(np.asarray(komis, np.float64), c, boot)
 
 
-def grid_games(play, centre, precision, rng, step=1.0):
-    """The games of the grid around ``centre``, komis ``step`` apart, to ``precision``
-    (``play(komis, per, rng)``: Black's counts of ``per`` games at each komi) and its last
-    fit."""
+def grid_games(play, centre, precision, rng, step=1.0, grow=GRID_GAMES):
+    """The games of the grid around ``centre``, komis ``step`` apart, grown by ``grow`` games
+    at a time to ``precision`` (``play(komis, per, rng)``: Black's counts of ``per`` games at
+    each komi) and its last fit."""
     komis = np.round((centre + np.arange(-GRID_SPAN, GRID_SPAN + step / 2, step)) * 2) / 2
     c = np.zeros((len(komis), 3), np.int64)
     while c.sum() < CAP:
-        c += play(komis, [GRID_STEP // len(komis)] * len(komis), rng)
+        c += play(komis, [max(grow // len(komis), 1)] * len(komis), rng)
         f = fit(komis, c)
         if (f.hi - f.lo) / 2 <= precision:
             return int(c.sum()), f
@@ -144,6 +145,7 @@ def main() -> None:
     parser.add_argument("--start", type=float, default=7.5)
     parser.add_argument("--round", type=int, default=ROUND)
     parser.add_argument("--grid-step", type=float, default=1.0, choices=(1.0, 0.5))
+    parser.add_argument("--grid-games", type=int, default=GRID_GAMES)
     parser.add_argument("--seed", type=int, default=7, help="the trials' random draws")
     args = parser.parse_args()
     if args.model:
@@ -168,16 +170,17 @@ def compare(play, truth: float, args) -> None:
         rng = np.random.default_rng(args.seed)
         g, s, g_in, s_in = [], [], 0, 0
         for _ in range(args.trials):
-            n, f = grid_games(play, truth, precision, rng, args.grid_step)
+            n, f = grid_games(play, truth, precision, rng, args.grid_step, args.grid_games)
             g.append(n)
             g_in += f.lo <= truth <= f.hi
             n, r = search_games(play, precision, rng, args.start, args.round)
             s.append(n)
             s_in += r.lo <= truth <= r.hi
         print(
-            f"  ±{precision:g}: grid {np.median(g):,.0f} games (interval held the fair komi "
-            f"{g_in}/{args.trials}), search {np.median(s):,.0f} ({s_in}/{args.trials}): "
-            f"{np.median(g) / np.median(s):.2f}x fewer"
+            f"  ±{precision:g}: grid {np.median(g):,.0f} games, mean {np.mean(g):,.0f} (interval "
+            f"held the fair komi {g_in}/{args.trials}), search {np.median(s):,.0f}, mean "
+            f"{np.mean(s):,.0f} ({s_in}/{args.trials}): {np.median(g) / np.median(s):.2f}x "
+            f"fewer, {np.mean(g) / np.mean(s):.2f}x by the means"
         )
 
 

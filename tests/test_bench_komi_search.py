@@ -39,3 +39,17 @@ def test_a_grid_of_half_komis_reads_the_crossing_past_the_whole_komi():
     assert games == 60 and half.fair == half.lo == half.hi == 9.0  # sure, and wrong
     games, both = bench.grid_games(play, 9.0, 0.25, np.random.default_rng(2), step=0.5)
     assert both.lo <= 8.5 + 0.5 * 0.5 / 0.7 <= both.hi and (both.hi - both.lo) / 2 <= 0.25
+
+
+def test_a_grid_grows_by_its_games_at_a_time():
+    wdl = [[90, 0, 10], [60, 0, 40], [20, 40, 40], [40, 0, 60], [10, 0, 90]]
+    modelled = (np.array([8.0, 8.5, 9.0, 9.5, 10.0]), np.array(wdl))
+    for grow, per_step in ((22, 22), (60, 55), (5, 11)):  # 11 komis: at least a game each
+        steps = []
+
+        def play(komis, per, rng, steps=steps):
+            steps.append(sum(per))
+            return bench.model_counts(modelled, komis, per, rng)
+
+        games, _ = bench.grid_games(play, 9.0, 0.25, np.random.default_rng(3), 0.5, grow)
+        assert set(steps) == {per_step} and games == per_step * len(steps)
