@@ -191,9 +191,10 @@ def next_round(search: KomiSearch, guess: float, komis, counts, played: int) -> 
         return Round(() if done else reach, fit.fair, fit.lo, fit.hi)
     half_width = (fit.hi - fit.lo) / 2  # NaN or inf where the bootstrap does not bracket
     low = _half(fit.fair)
-    enclosing = counts[np.isin(komis, (low, low + 0.5))].sum(axis=1)
-    met = bool(half_width <= search.precision) and enclosing.size == 2
-    met = met and bool(enclosing.min() >= MIN_ENCLOSING)
+    enclosing = counts[np.isin(komis, (low, low + 0.5))].sum(axis=1)  # the games at each
+    met = bool(
+        half_width <= search.precision and len(enclosing) == 2 and min(enclosing) >= MIN_ENCLOSING
+    )
     reach = max(_half(min(half_width, MAX_REACH)), 0.5) if half_width == half_width else MAX_REACH
     around = tuple(_clip(low + d) for d in (-reach, 0.0, 0.0, 0.5, 0.5, 0.5 + reach))
     return Round(() if met or done else around, fit.fair, fit.lo, fit.hi, met)
