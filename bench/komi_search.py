@@ -2,8 +2,8 @@
 
     python bench/komi_search.py [--pool 40000] [--trials 20] [--precision 0.5 0.25]
     python bench/komi_search.py --model RUN [RUN ...] [--start K] [--round G] [...]
-    (either: [--grid-step 1 | 0.5] [--grid-games 60] [--seed 7]: the grid's spacing, the games
-    it adds at a time, the trials' draws)
+    (either: [--grid-step 1 | 0.5] [--grid-games 60] [--seed 7] [--fixed]: the grid's spacing,
+    the games it adds at a time, the trials' draws, and a grid played once too)
 
 For each board (5x5 and 7x7, Chinese rules, pattern self-play): a pool of games is played once
 (``sim.selfplay.play_rows``) and Black's area lead before komi read from each. The pattern
@@ -23,6 +23,11 @@ games go.
 
 Prints, per board and precision, the median (and mean) games of each over ``--trials`` trials
 (each its own draws) and their ratio, and how often each interval held the pool's fair komi.
+The grid above looks at its interval each time it grows and stops at the first narrow look,
+as a user topping up a sweep would. With ``--fixed``, also the sweep as ``komi_sweep`` plays
+it, its games chosen before it starts: the fewest games (in steps of ``--grid-games``) at which
+the grid's interval is within the precision in half and in nine tenths of the trials, beside
+the search's median and 90th percentile.
 
 With ``--model`` the games come from a player that looks at the komi instead: the run folders'
 games (a komi sweep or search of it, Chinese area) give Black's shares of wins, draws and losses
@@ -107,18 +112,42 @@ def fit(komis, c):
     return komi_fit.fit(np.asarray(komis, np.float64), c, boot)
 
 
-def grid_games(play, centre, precision, rng, step=1.0, grow=GRID_GAMES):
-    """The games of the grid around ``centre``, komis ``step`` apart, grown by ``grow`` games
-    at a time to ``precision`` (``play(komis, per, rng)``: Black's counts of ``per`` games at
-    each komi) and its last fit."""
+def grid_fits(play, centre, rng, step=1.0, grow=GRID_GAMES):
+    """The grid around ``centre``, komis ``step`` apart, grown by ``grow`` games at a time to
+    ``CAP`` (``play(komis, per, rng)``: Black's counts of ``per`` games at each komi): its games
+    and fit after each growth."""
     komis = np.round((centre + np.arange(-GRID_SPAN, GRID_SPAN + step / 2, step)) * 2) / 2
     c = np.zeros((len(komis), 3), np.int64)
     while c.sum() < CAP:
         c += play(komis, [max(grow // len(komis), 1)] * len(komis), rng)
-        f = fit(komis, c)
-        if (f.hi - f.lo) / 2 <= precision:
-            return int(c.sum()), f
-    return CAP, f
+        yield int(c.sum()), fit(komis, c)
+
+
+def half_width(f) -> float:
+    return (f.hi - f.lo) / 2
+
+
+def grid_games(play, centre, precision, rng, step=1.0, grow=GRID_GAMES):
+    """The games of the grid (``grid_fits``) when its fit is first within ``precision``, and
+    that fit."""
+    for n, f in grid_fits(play, centre, rng, step, grow):
+        if half_width(f) <= precision or n >= CAP:
+            return n, f
+
+
+def fixed_grid(play, centre, precision, rng, trials, shares, step=1.0, grow=GRID_GAMES):
+    """For each of ``shares``: the fewest games of a fixed grid (played once, not looked at on
+    the way) whose fit is within ``precision`` in that share of ``trials`` trials, and how many
+    of the trials' intervals there hold ``centre`` (None where ``CAP`` games do not get there)."""
+    out = {q: None for q in shares}
+    for level in zip(*(grid_fits(play, centre, rng, step, grow) for _ in range(trials))):
+        within = np.mean([half_width(f) <= precision for _, f in level])
+        for q in shares:
+            if out[q] is None and within >= q:
+                out[q] = level[0][0], sum(f.lo <= centre <= f.hi for _, f in level)
+        if all(out.values()):
+            break
+    return out
 
 
 def search_games(play, precision, rng, start=7.5, round_games=ROUND):
@@ -147,6 +176,9 @@ def main() -> None:
     parser.add_argument("--grid-step", type=float, default=1.0, choices=(1.0, 0.5))
     parser.add_argument("--grid-games", type=int, default=GRID_GAMES)
     parser.add_argument("--seed", type=int, default=7, help="the trials' random draws")
+    parser.add_argument(
+        "--fixed", action="store_true", help="also the games a grid played once needs"
+    )
     args = parser.parse_args()
     if args.model:
         modelled = model(args.model)
@@ -182,6 +214,18 @@ def compare(play, truth: float, args) -> None:
             f"{np.mean(s):,.0f} ({s_in}/{args.trials}): {np.median(g) / np.median(s):.2f}x "
             f"fewer, {np.mean(g) / np.mean(s):.2f}x by the means"
         )
+        if args.fixed:
+            rng = np.random.default_rng(args.seed)
+            kw = dict(step=args.grid_step, grow=args.grid_games)
+            fixed = fixed_grid(play, truth, precision, rng, args.trials, (0.5, 0.9), **kw)
+            for q, searched in zip(fixed, np.percentile(s, [50, 90])):
+                n, held = fixed[q] or (np.nan, 0)
+                print(
+                    f"    a grid played once, within ±{precision:g} in {q:.0%} of trials: {n:,.0f} "
+                    f"games (interval held the fair komi {held}/{args.trials}); the search's "
+                    f"{q:.0%} {searched:,.0f}: {n / searched:.2f}x; its mean {np.mean(s):,.0f}: "
+                    f"{n / np.mean(s):.2f}x"
+                )
 
 
 if __name__ == "__main__":

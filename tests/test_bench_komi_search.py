@@ -4,6 +4,7 @@ of the modelled komi nearest to it of the same kind."""
 import functools
 import importlib.util
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 
@@ -53,3 +54,22 @@ def test_a_grid_grows_by_its_games_at_a_time():
 
         games, _ = bench.grid_games(play, 9.0, 0.25, np.random.default_rng(3), 0.5, grow)
         assert set(steps) == {per_step} and games == per_step * len(steps)
+
+
+def test_a_grid_played_once_is_judged_at_its_games_not_at_the_first_narrow_look(monkeypatch):
+    # the half-widths of two trials' fits after each growth of 22 games: trial 0 is within
+    # 0.25 only after 44 games, trial 1 from 66 on; looked at on the way, both stop
+    half_widths = iter([1.0, 1.0, 0.1, 1.0, 1.0, 0.1, 1.0, 0.1, 1.0, 0.1])  # level by level
+    monkeypatch.setattr(bench, "CAP", 110)
+
+    def fit(komis, c):
+        w = next(half_widths)
+        return SimpleNamespace(fair=9.0, lo=9.0 - w, hi=9.0 + w)
+
+    monkeypatch.setattr(bench, "fit", fit)
+
+    def play(komis, per, rng):
+        return np.array([[n, 0, 0] for n in per], np.int64)
+
+    out = bench.fixed_grid(play, 9.0, 0.25, None, 2, (0.5, 1.0), step=0.5, grow=22)
+    assert out == {0.5: (44, 2), 1.0: None}  # never both at once: a sweep of any size misses
