@@ -58,8 +58,8 @@ SELFPLAY = Rules(SIZE, dead_stones="agree", komi=KOMI_7)
 #: half with each colour.
 SELF_GAMES = {"katago": 400, "gnugo": 1000, "mcts": 200, "random": 20_000}
 MATCH_GAMES = 100
-#: ``speed``'s visits and games.
-SPEED = ((50, 16), (100, 8), (200, 8))
+#: ``speed``'s visits and games: two shards of 8, so that two workers have one each.
+SPEED = ((50, 16), (100, 16), (200, 16))
 #: KataGo against itself plays faster with one worker: its 16 searches already fill the cores
 #: (``speed``).
 ONE_WORKER = ("selfplay-katago",)
