@@ -218,12 +218,13 @@ def compare(play, truth: float, args) -> None:
             rng = np.random.default_rng(args.seed)
             kw = dict(step=args.grid_step, grow=args.grid_games)
             fixed = fixed_grid(play, truth, precision, rng, args.trials, (0.5, 0.9), **kw)
-            for q, searched in zip(fixed, np.percentile(s, [50, 90])):
+            for q, name in zip(fixed, ("median", "90th percentile")):
                 n, held = fixed[q] or (np.nan, 0)
+                searched = np.percentile(s, 100 * q)
                 print(
                     f"    a grid played once, within ±{precision:g} in {q:.0%} of trials: {n:,.0f} "
                     f"games (interval held the fair komi {held}/{args.trials}); the search's "
-                    f"{q:.0%} {searched:,.0f}: {n / searched:.2f}x; its mean {np.mean(s):,.0f}: "
+                    f"{name} {searched:,.0f}: {n / searched:.2f}x; its mean {np.mean(s):,.0f}: "
                     f"{n / np.mean(s):.2f}x"
                 )
 

@@ -60,9 +60,6 @@ SELF_GAMES = {"katago": 400, "gnugo": 1000, "mcts": 200, "random": 20_000}
 MATCH_GAMES = 100
 #: ``speed``'s visits and games: two shards of 8, so that two workers have one each.
 SPEED = ((50, 16), (100, 16), (200, 16))
-#: KataGo against itself plays faster with one worker: its 16 searches already fill the cores
-#: (``speed``).
-ONE_WORKER = ("selfplay-katago",)
 
 
 def katago(binary: str, model: str, visits: int, play_for: str, sample: int = 0) -> Player:
@@ -156,8 +153,7 @@ def play(names: list[str], workers: int, binary: str, model: str) -> None:
 
     every = studies(binary, model)
     for name in names or every:
-        k = 1 if name in ONE_WORKER else workers
-        result = runner.run(every[name], OUT / name, workers=k, resume=True, progress=True)
+        result = runner.run(every[name], OUT / name, workers=workers, resume=True, progress=True)
         print(f"{name}: {result.games_played} games played in {result.seconds:.0f} s", flush=True)
         if not result.state.complete:
             sys.exit(f"{name}: incomplete (see {OUT / name / 'run.log'}); play it again to go on")
