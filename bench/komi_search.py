@@ -18,8 +18,11 @@ games go.
   (``sim.komi_fit``, as ``jpdsim komi`` prints it) is within the precision on either side;
   with ``--grid-step 0.5`` the whole points between them too (eleven komis), so that the grid
   reads the same curve as the search, whose whole komis pin the draws;
-- **search**: ``sim.komi_search.next_round`` from the run's default komi (7.5, a guess far from
-  both answers), in rounds of 120 games, until it stops.
+- **search**, twice, in rounds of 120 games until it stops (``sim.komi_search.next_round``):
+  from ``start = 7.5`` (``--start``, a guess far from both answers), walking out while its
+  komis do not bracket the answer; and without a ``start``, its first round around the run's
+  default komi (the same 7.5), its second placed by the first round's leads (Black's margin
+  plus the komi of each game).
 
 Prints, per board and precision, the median (and mean) games of each over ``--trials`` trials
 (each its own draws) and their ratio, and how often each interval held the pool's fair komi.
@@ -30,16 +33,17 @@ the grid's interval is within the precision in half and in nine tenths of the tr
 the search's median and 90th percentile.
 
 With ``--model`` the games come from a player that looks at the komi instead: the run folders'
-games (a komi sweep or search of it, Chinese area) give Black's shares of wins, draws and losses
-at each komi they played, and a game "at komi k" is drawn from the shares of the komi played
-nearest to k of the same kind (whole or half point; past the ends, the end's). The grid is
-centred on the model's own fair komi as above; the search starts from ``--start`` in rounds of
-``--round`` games.
+games (a komi sweep or search of it, Chinese area, with their results and leads), and a game
+"at komi k" is one drawn from the games of the komi played nearest to k of the same kind (whole
+or half point; past the ends, the end's): its result and its lead, which for a player that
+plays for the komi depends on the komi played, not on k. The grid is centred on the model's own
+fair komi as above; the searches go in rounds of ``--round`` games.
 """
 
 import argparse
 import functools
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -72,39 +76,44 @@ def leads(size: int, games: int) -> np.ndarray:
     return np.array([row_margin(rows[i], chinese, 0.0) for i in range(games)])
 
 
-def counts(pool: np.ndarray, komis, per, rng) -> np.ndarray:
-    """Black's (wins, draws, losses) of ``per[j]`` games drawn from ``pool`` at each komi."""
-    out = []
-    for k, n in zip(komis, per):
-        x = rng.choice(pool, n)
-        out.append([(x > k).sum(), (x == k).sum(), (x < k).sum()])
-    return np.array(out, np.int64)
+def _scored(x: np.ndarray, k: float) -> list[int]:
+    """Black's (wins, draws, losses) at komi ``k`` of games with leads ``x``."""
+    return [(x > k).sum(), (x == k).sum(), (x < k).sum()]
 
 
-def model(run_dirs) -> tuple[np.ndarray, np.ndarray]:
-    """The Chinese komis the runs' games were played at and Black's (wins, draws, losses) at
-    each (``analysis.komi_sweep``'s count, games without a result left out)."""
-    from analysis.komi_sweep import sweep_curve
+def counts(pool: np.ndarray, komis, per, rng) -> tuple[np.ndarray, np.ndarray]:
+    """Black's (wins, draws, losses) of ``per[j]`` games drawn from ``pool`` at each komi, and
+    the games' leads."""
+    drawn = [rng.choice(pool, n) for n in per]
+    return np.array([_scored(x, k) for k, x in zip(komis, drawn)], np.int64), np.concatenate(drawn)
+
+
+def model(run_dirs) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """The runs' games under Chinese rules (those with a result): each one's komi, Black's
+    result (0 win, 1 draw, 2 loss) and lead (margin plus komi), and the board's points."""
     from analysis.load import load_runs
 
-    curve = sweep_curve(
-        load_runs(run_dirs, columns=["komi_chinese", "winner_chinese"]), ["chinese"]
-    )
-    wins, draws = curve["wins"].to_numpy(), curve["draws"].to_numpy()
-    wdl = np.stack([wins, draws, curve["games"].to_numpy() - wins - draws], axis=1)
-    return curve["komi"].to_numpy(np.float64), wdl.astype(np.int64)
+    cols = ["board_size", "komi_chinese", "winner_chinese", "margin_chinese"]
+    games = load_runs(run_dirs, columns=cols).dropna(subset=["winner_chinese"])
+    komi = games["komi_chinese"].to_numpy(np.float64)
+    result = games["winner_chinese"].map({"B": 0, "draw": 1, "W": 2}).to_numpy(np.int64)
+    lead = games["margin_chinese"].to_numpy(np.float64) + komi
+    return komi, result, lead, int(games["board_size"].max()) ** 2
 
 
-def model_counts(modelled, komis, per, rng) -> np.ndarray:
-    """Black's (wins, draws, losses) of ``per[j]`` games at each komi, drawn from the shares of
-    the modelled komi nearest to it of the same kind (``model``)."""
-    ks, wdl = modelled
-    out = []
+def model_counts(modelled, komis, per, rng) -> tuple[np.ndarray, np.ndarray]:
+    """Black's (wins, draws, losses) of ``per[j]`` games at each komi, and their leads: games
+    drawn from those of the modelled komi nearest to it of the same kind (``model``)."""
+    komi, result, lead = modelled[:3]
+    ks = np.unique(komi)
+    out, leads = [], []
     for k, n in zip(komis, per):
         kind = np.flatnonzero((ks % 1 == 0) == (k % 1 == 0))
-        j = kind[np.argmin(abs(ks[kind] - k))] if kind.size else np.argmin(abs(ks - k))
-        out.append(rng.multinomial(n, wdl[j] / wdl[j].sum()))
-    return np.array(out, np.int64)
+        near = ks[kind[np.argmin(abs(ks[kind] - k))] if kind.size else np.argmin(abs(ks - k))]
+        j = rng.choice(np.flatnonzero(komi == near), n)
+        out.append(np.bincount(result[j], minlength=3))
+        leads.append(lead[j])
+    return np.array(out, np.int64), np.concatenate(leads)
 
 
 def fit(komis, c):
@@ -119,7 +128,7 @@ def grid_fits(play, centre, rng, step=1.0, grow=GRID_GAMES):
     komis = np.round((centre + np.arange(-GRID_SPAN, GRID_SPAN + step / 2, step)) * 2) / 2
     c = np.zeros((len(komis), 3), np.int64)
     while c.sum() < CAP:
-        c += play(komis, [max(grow // len(komis), 1)] * len(komis), rng)
+        c += play(komis, [max(grow // len(komis), 1)] * len(komis), rng)[0]
         yield int(c.sum()), fit(komis, c)
 
 
@@ -150,18 +159,25 @@ def fixed_grid(play, centre, precision, rng, trials, shares, step=1.0, grow=GRID
     return out
 
 
-def search_games(play, precision, rng, start=7.5, round_games=ROUND):
-    """The games of a search from ``start`` to ``precision`` and its last round."""
-    search = KomiSearch("chinese", precision=precision, max_games=CAP, round_games=round_games)
-    totals, played = {}, 0
+def search_games(play, precision, rng, points, guess=7.5, start=None, round_games=ROUND):
+    """The games of a search to ``precision`` and its last round: from ``start`` (walking
+    while it does not bracket), or, with none, from ``guess``, its second round placed by the
+    first round's leads; ``points``: the board's range."""
+    search = KomiSearch(
+        "chinese", precision=precision, max_games=CAP, round_games=round_games, start=start
+    )
+    totals, leads, played = {}, [], 0
     while True:
         ks = sorted(totals)
-        r = next_round(search, start, ks, [totals[k] for k in ks], played)
+        r = next_round(search, guess, ks, [totals[k] for k in ks], played, leads, points)
         if not r.komis:
             return played, r
         per = np.bincount(np.arange(round_games) % len(r.komis), minlength=len(r.komis))
-        for k, c in zip(r.komis, play(r.komis, per, rng)):
-            totals[k] = totals.get(k, 0) + c
+        c, x = play(r.komis, per, rng)
+        for k, ck in zip(r.komis, c):
+            totals[k] = totals.get(k, 0) + ck
+        leads = np.concatenate([leads, x])
+        search = replace(search, rounds=(*search.rounds, r))
         played += round_games
 
 
@@ -182,48 +198,56 @@ def main() -> None:
     args = parser.parse_args()
     if args.model:
         modelled = model(args.model)
-        ks, wdl = modelled
+        ks = np.unique(modelled[0])
+        wdl = np.array([np.bincount(modelled[1][modelled[0] == k], minlength=3) for k in ks])
         truth = komi_fit.fit(ks, wdl).fair
         print(f"a model of {wdl.sum():,} games at {len(ks)} komis, its fair komi {truth:.2f}")
-        compare(functools.partial(model_counts, modelled), truth, args)
+        compare(functools.partial(model_counts, modelled), truth, modelled[3], args)
         return
     for size in (5, 7):
         pool = leads(size, args.pool)
         ks = np.arange(np.floor(pool.min()) - 1, np.ceil(pool.max()) + 1.5, 0.5)
-        whole = np.array([[(pool > k).sum(), (pool == k).sum(), (pool < k).sum()] for k in ks])
-        truth = komi_fit.fit(ks, whole).fair
+        truth = komi_fit.fit(ks, np.array([_scored(pool, k) for k in ks])).fair
         print(f"{size}x{size}: {args.pool:,} pattern games, fair komi of the pool {truth:.2f}")
-        compare(functools.partial(counts, pool), truth, args)
+        compare(functools.partial(counts, pool), truth, size**2, args)
 
 
-def compare(play, truth: float, args) -> None:
-    """Print, per precision, the median games of the grid and of the search over the trials."""
+def compare(play, truth: float, points: int, args) -> None:
+    """Print, per precision, the median games of the grid, of the search from ``--start``
+    (walking) and of the search without one (placed by the first round's leads) over the
+    trials."""
     for precision in args.precision:
         rng = np.random.default_rng(args.seed)
-        g, s, g_in, s_in = [], [], 0, 0
+        games = {"grid": [], "walk": [], "placed": []}
+        held = dict.fromkeys(games, 0)
         for _ in range(args.trials):
             n, f = grid_games(play, truth, precision, rng, args.grid_step, args.grid_games)
-            g.append(n)
-            g_in += f.lo <= truth <= f.hi
-            n, r = search_games(play, precision, rng, args.start, args.round)
-            s.append(n)
-            s_in += r.lo <= truth <= r.hi
-        print(
-            f"  ±{precision:g}: grid {np.median(g):,.0f} games, mean {np.mean(g):,.0f} (interval "
-            f"held the fair komi {g_in}/{args.trials}), search {np.median(s):,.0f}, mean "
-            f"{np.mean(s):,.0f} ({s_in}/{args.trials}): {np.median(g) / np.median(s):.2f}x "
-            f"fewer, {np.mean(g) / np.mean(s):.2f}x by the means"
-        )
+            for name, start in (("grid", None), ("walk", args.start), ("placed", None)):
+                if name != "grid":
+                    n, f = search_games(play, precision, rng, points, args.start, start, args.round)
+                games[name].append(n)
+                held[name] += f.lo <= truth <= f.hi
+        g = games["grid"]
+        line = f"  ±{precision:g}: grid {np.median(g):,.0f} games, mean {np.mean(g):,.0f}"
+        line += f" (interval held the fair komi {held['grid']}/{args.trials})"
+        for name, what in (("walk", f"from start {args.start:g}"), ("placed", "without one")):
+            x = games[name]
+            line += (
+                f"; search {what} {np.median(x):,.0f}, mean {np.mean(x):,.0f} "
+                f"({held[name]}/{args.trials}): {np.median(g) / np.median(x):.2f}x fewer"
+            )
+        print(line)
         if args.fixed:
+            s = games["placed"]
             rng = np.random.default_rng(args.seed)
             kw = dict(step=args.grid_step, grow=args.grid_games)
             fixed = fixed_grid(play, truth, precision, rng, args.trials, (0.5, 0.9), **kw)
             for q, name in zip(fixed, ("median", "90th percentile")):
-                n, held = fixed[q] or (np.nan, 0)
+                n, held_q = fixed[q] or (np.nan, 0)
                 searched = np.percentile(s, 100 * q)
                 print(
                     f"    a grid played once, within ±{precision:g} in {q:.0%} of trials: {n:,.0f} "
-                    f"games (interval held the fair komi {held}/{args.trials}); the search's "
+                    f"games (interval held the fair komi {held_q}/{args.trials}); the search's "
                     f"{name} {searched:,.0f}: {n / searched:.2f}x; its mean {np.mean(s):,.0f}: "
                     f"{n / np.mean(s):.2f}x"
                 )

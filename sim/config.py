@@ -114,7 +114,15 @@ class RunConfig:
             )
         if not isinstance(self.rules, Rules):
             raise OptionError("rules", "must be a sim.rules.Rules")
-        search = search.started(self.rules.komi[search.ruleset])
+        n = self.rules.board_size
+        points = n * n
+        if search.start is not None and abs(search.start) > points:
+            raise OptionError(
+                "komi_search.start",
+                f"{search.start:g} is past what a {n}x{n} board can decide: a score difference "
+                f"lies in -{points}..{points}",
+            )
+        search = search.started(self.rules.komi[search.ruleset], points)
         object.__setattr__(self, "komi_search", search)
         object.__setattr__(self, "games", search.games)
 

@@ -7,9 +7,14 @@ number of workers, and a killed run resumes to the same rows:
 
 - the first round plays a spread of komis around the first guess (``start``, else the run's
   komi under the ruleset): half and whole points from 2 below to 2 above;
-- while the komis played do not bracket the fair komi (Black's fitted score is above 1/2 at
-  the highest, or below at the lowest), the next round goes past that end, 1, 2, 4 and 8
-  points further;
+- without a ``start``, when the first round does not bracket the fair komi (Black's fitted
+  score is above 1/2 at its highest komi, or below at its lowest), the second round goes where
+  the first round's games place it (``placed``): each game's lead (Black's margin under the
+  ruleset plus its komi: the komi that would have drawn it) has a median, which is the fair
+  komi of players who ignore the komi, and the second round plays the half points within half
+  a point of that median's 95% interval;
+- while the komis played do not bracket the fair komi, the next round goes past that end, 1,
+  2, 4 and 8 points further;
 - once they do, the fair komi is fitted (``sim.komi_fit``: the fit ``jpdsim komi`` prints,
   its bootstrap of 1,000 redraws with seed 0) and the next round plays two thirds of its
   games at the two half points that enclose the estimate, where the crossing is read, and the
@@ -18,8 +23,12 @@ number of workers, and a killed run resumes to the same rows:
   give a noisy slope, and the outer two steady it and catch an estimate that moves;
 - the search ends when the interval's half-width is at most ``precision`` and each of the two
   komis that enclose the estimate has at least ``MIN_ENCLOSING`` games (a bootstrap of a few
-  games a komi gives intervals narrow and wrong), or when another round would pass
+  games a komi gives intervals narrow and wrong; a komi past the board needs none: no game
+  there can be won by the side it would need), or when another round would pass
   ``max_games``.
+
+Every komi lies in the board's range, ``-points..points`` (``points``: the board's N², the most
+a score difference can be): past it every game ends the same.
 
 The rounds decided so far are the search's state (``KomiSearch.rounds``), stored with the
 run's config in its manifest: a run's games are those of its rounds.
@@ -49,17 +58,27 @@ N_BOOT, BOOT_SEED, LEVEL = 1000, 0, 0.95
 _KEYS = ("ruleset", "precision", "max_games", "round_games", "start")
 
 
+#: Why a search ended, as a round with no komis says (``Round.stop``); KataGo's refusal of a
+#: komi (``sim.run.search``) is said in its own words.
+MET, BUDGET, NO_RESULT = "met", "max_games reached", "no game with a result"
+
+
 @dataclass(frozen=True)
 class Round:
     """A round decided: its ``komis`` (the round's j-th game plays ``komis[j % len(komis)]``;
-    none: the search ended), the fit of the rounds before it (``fair``, ``lo``, ``hi``: NaN
-    before any game, ±inf unbracketed) and whether that fit ``met`` the precision."""
+    none: the search ended, and ``stop`` says why), the fit of the rounds before it (``fair``,
+    ``lo``, ``hi``: NaN before any game, ±inf unbracketed)."""
 
     komis: tuple[float, ...]
     fair: float = math.nan
     lo: float = math.nan
     hi: float = math.nan
-    met: bool = False
+    stop: str = ""
+
+    @property
+    def met(self) -> bool:
+        """Whether the search ended here with its precision met."""
+        return self.stop == MET
 
     def to_dict(self) -> dict:
         """For the manifest: the komis, the fit before the round (None where not finite)."""
@@ -68,13 +87,13 @@ class Round:
             return round(float(x), 4) if math.isfinite(x) else None
 
         fit = {k: point(getattr(self, k)) for k in ("fair", "lo", "hi")}
-        return {"komis": list(self.komis), **fit, "met": self.met}
+        return {"komis": list(self.komis), **fit, "stop": self.stop}
 
     @classmethod
     def from_dict(cls, d: dict) -> Round:
         """A round as ``to_dict`` stored it (an infinite fit reads back as NaN)."""
         fit = {k: math.nan if d.get(k) is None else float(d[k]) for k in ("fair", "lo", "hi")}
-        return cls(tuple(float(k) for k in d["komis"]), **fit, met=bool(d["met"]))
+        return cls(tuple(float(k) for k in d["komis"]), **fit, stop=str(d["stop"]))
 
 
 @dataclass(frozen=True)
@@ -132,11 +151,12 @@ class KomiSearch:
         """The games of the rounds decided."""
         return self.round_games * sum(1 for r in self.rounds if r.komis)
 
-    def started(self, guess: float) -> KomiSearch:
-        """The search with its first round decided (``guess``: the run's komi)."""
+    def started(self, guess: float, points: float) -> KomiSearch:
+        """The search with its first round decided (``guess``: the run's komi; ``points``:
+        the board's range)."""
         if self.rounds:
             return self
-        return replace(self, rounds=(next_round(self, guess, [], [], 0),))
+        return replace(self, rounds=(next_round(self, guess, [], [], 0, (), points),))
 
     def komi_of(self, game_ids, setups: int = 1) -> np.ndarray:
         """The komi each of ``game_ids`` (of the rounds decided) is played at: the round's
@@ -166,35 +186,63 @@ def _half(x: float) -> float:
     return math.floor(x * 2) / 2
 
 
-def _clip(komi: float) -> float:
-    return float(min(max(komi, -1000.0), 1000.0))
+def placed(leads, points: float) -> tuple[float, ...]:
+    """The komis where games' ``leads`` (Black's margin plus the komi, one a game) place the
+    fair komi: the half points within half a point of the 95% interval of their median (the
+    order statistics n/2 ± 0.98√n, distribution-free), at most ``SPREAD``'s reach from the
+    median, in the board's range."""
+    x = np.sort(np.asarray(leads, np.float64))
+    n = len(x)
+    median = float(np.median(x))
+    half = 0.98 * math.sqrt(n)
+    lo = x[max(math.floor(n / 2 - half), 0)]
+    hi = x[min(math.ceil(n / 2 + half), n - 1)]
+    reach = max(SPREAD)
+    lo, hi = max(lo, median - reach) - 0.5, min(hi, median + reach) + 0.5
+    komis = np.arange(math.ceil(lo * 2), math.floor(hi * 2) + 1) / 2
+    return tuple(dict.fromkeys(_clip(k, points) for k in komis))
 
 
-def next_round(search: KomiSearch, guess: float, komis, counts, played: int) -> Round:
+def _clip(komi: float, points: float) -> float:
+    return float(min(max(komi, -points), points))
+
+
+def next_round(
+    search: KomiSearch, guess: float, komis, counts, played: int, leads, points: float
+) -> Round:
     """The next round, from the ``counts`` (Black's wins, draws, losses under
-    ``search.ruleset``) at each of the sorted ``komis`` of the ``played`` games before it;
-    ``guess``: the first round's centre when ``search.start`` is None."""
+    ``search.ruleset``) at each of the sorted ``komis`` of the ``played`` games before it and
+    those games' ``leads`` (Black's margin under the ruleset plus the komi; read by a second
+    round only); ``guess``: the first round's centre when ``search.start`` is None;
+    ``points``: the board's range (its N²)."""
     komis = np.asarray(komis, np.float64)
     counts = np.asarray(counts, np.int64).reshape(len(komis), 3)
     if played == 0:
         centre = _half(search.start if search.start is not None else guess)
-        return Round(tuple(_clip(centre + d) for d in SPREAD))
+        return Round(tuple(dict.fromkeys(_clip(centre + d, points) for d in SPREAD)))
     if len(komis) == 0:  # no game with a result under the ruleset: nothing to steer by
-        return Round(())
+        return Round((), stop=NO_RESULT)
     boot = komi_fit.bootstrap_counts(counts, N_BOOT, BOOT_SEED)
     fit = komi_fit.fit(komis, counts, boot, LEVEL)
-    done = played + search.round_games > search.max_games
+    half_width = (fit.hi - fit.lo) / 2  # NaN or inf where the bootstrap does not bracket
+    low = _half(fit.fair) if math.isfinite(fit.fair) else math.nan
+    pair = [k for k in (low, low + 0.5) if abs(k) <= points]  # past the board: no game needed
+    enclosing = counts[np.isin(komis, pair)].sum(axis=1)  # the games at each
+    if (
+        half_width <= search.precision
+        and 0 < len(enclosing) == len(pair)
+        and min(enclosing) >= MIN_ENCLOSING
+    ):
+        return Round((), fit.fair, fit.lo, fit.hi, MET)
+    if played + search.round_games > search.max_games:
+        return Round((), fit.fair, fit.lo, fit.hi, BUDGET)
     if math.isinf(fit.fair):
+        if search.start is None and played == search.round_games and len(leads):
+            return Round(placed(leads, points), fit.fair, fit.lo, fit.hi)
         end = komis[-1] if fit.fair > 0 else komis[0]
         sign = 1.0 if fit.fair > 0 else -1.0
-        reach = tuple(_clip(end + sign * d) for d in REACH)
-        return Round(() if done else reach, fit.fair, fit.lo, fit.hi)
-    half_width = (fit.hi - fit.lo) / 2  # NaN or inf where the bootstrap does not bracket
-    low = _half(fit.fair)
-    enclosing = counts[np.isin(komis, (low, low + 0.5))].sum(axis=1)  # the games at each
-    met = bool(
-        half_width <= search.precision and len(enclosing) == 2 and min(enclosing) >= MIN_ENCLOSING
-    )
+        reach = tuple(dict.fromkeys(_clip(end + sign * d, points) for d in REACH))
+        return Round(reach, fit.fair, fit.lo, fit.hi)
     reach = max(_half(min(half_width, MAX_REACH)), 0.5) if half_width == half_width else MAX_REACH
-    around = tuple(_clip(low + d) for d in (-reach, 0.0, 0.0, 0.5, 0.5, 0.5 + reach))
-    return Round(() if met or done else around, fit.fair, fit.lo, fit.hi, met)
+    around = tuple(_clip(low + d, points) for d in (-reach, 0.0, 0.0, 0.5, 0.5, 0.5 + reach))
+    return Round(around, fit.fair, fit.lo, fit.hi)

@@ -51,12 +51,13 @@ def _searches(run_dirs) -> list[str]:
         last = search.rounds[-1]
         rounds = sum(1 for r in search.rounds if r.komis)
         target = f"{search.ruleset}, 95% interval within ±{search.precision:g}"
+        played = f"{search.games:,} games in {rounds} rounds"
         if not search.ended:
-            ended = f"not ended: {search.games:,} games in {rounds} rounds so far"
+            ended = f"not ended: {played} so far"
         elif last.met:
-            ended = f"met after {search.games:,} games in {rounds} rounds"
+            ended = f"met after {played}"
         else:
-            ended = f"not met within max_games ({search.games:,} games in {rounds} rounds)"
+            ended = f"not met: {last.stop} ({played}; max_games {search.max_games:,})"
         games = search.games_per_komi(cfg.setups_crossed)
         per = ", ".join(f"{k:g}: {n:,}" for k, n in games.items())
         blocks.append(f"komi search of {run_dir} ({target}): {ended}\n  games per komi: {per}")

@@ -20,36 +20,40 @@ log = logging.getLogger("jpdsim.runner")
 _RESULT = {"B": 0, "draw": 1, "W": 2}
 
 
-def results(cfg: RunConfig, run_dir: Path) -> tuple[np.ndarray, np.ndarray]:
-    """(komis, counts): Black's (wins, draws, losses) under the search's ruleset at each komi
-    played, over every shard of ``cfg`` (games without a winner left out)."""
+def results(cfg: RunConfig, run_dir: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(komis, counts, leads): Black's (wins, draws, losses) under the search's ruleset at
+    each komi played, over every shard of ``cfg`` (games without a winner left out), and each
+    scored game's lead (Black's margin under the ruleset plus its komi)."""
     r = cfg.komi_search.ruleset
-    komis, outcomes = [], []
+    komis, outcomes, margins = [], [], []
     for i in range(cfg.n_shards):
-        t = read_part(run_dir / GAMES / part_name(i), [f"komi_{r}", f"winner_{r}"])
+        t = read_part(run_dir / GAMES / part_name(i), [f"komi_{r}", f"winner_{r}", f"margin_{r}"])
         komis.append(t.column(0).to_numpy(zero_copy_only=False))
         outcomes.append([_RESULT.get(w, -1) for w in t.column(1).to_pylist()])
+        margins.append(t.column(2).to_numpy(zero_copy_only=False))
     komi = np.concatenate(komis) if komis else np.empty(0)
     outcome = np.concatenate(outcomes).astype(np.int64) if outcomes else np.empty(0, np.int64)
+    lead = (np.concatenate(margins) if margins else np.empty(0)) + komi
     has = outcome >= 0
     values, j = np.unique(komi[has], return_inverse=True)
     counts = np.zeros((len(values), 3), np.int64)
     np.add.at(counts, (j, outcome[has]), 1)
-    return values, counts
+    return values, counts, lead[np.isfinite(lead)]
 
 
 def next_config(cfg: RunConfig, run_dir: Path) -> RunConfig:
     """``cfg`` with its search's next round decided from the results of all its games (its
     rounds so far all played and written)."""
-    komis, counts = results(cfg, run_dir)
+    komis, counts, leads = results(cfg, run_dir)
     guess = cfg.rules.komi[cfg.komi_search.ruleset]  # used by a first round only
-    decided = cfg.with_round(next_round(cfg.komi_search, guess, komis, counts, cfg.games))
+    search, points = cfg.komi_search, cfg.rules.board_size**2
+    decided = cfg.with_round(next_round(search, guess, komis, counts, cfg.games, leads, points))
     why = _unplayable(decided)
     if why is None:
         return decided
     log.warning("komi search ended: %s", why)
     last = decided.komi_search.rounds[-1]
-    return cfg.with_round(replace(last, komis=()))
+    return cfg.with_round(replace(last, komis=(), stop=why))
 
 
 def _unplayable(cfg: RunConfig) -> str | None:
@@ -75,5 +79,4 @@ def log_round(search) -> None:
         komis = ", ".join(f"{k:g}" for k in dict.fromkeys(last.komis))
         log.info("komi search: fair komi %s so far; round %d at %s", fit, len(search.rounds), komis)
     else:
-        why = "met" if last.met else "no game with a result" if last.fair != last.fair else "budget"
-        log.info("komi search ended (%s): fair komi %s", why, fit)
+        log.info("komi search ended (%s): fair komi %s", last.stop, fit)
