@@ -18,11 +18,11 @@ games go.
   (``sim.komi_fit``, as ``jpdsim komi`` prints it) is within the precision on either side;
   with ``--grid-step 0.5`` the whole points between them too (eleven komis), so that the grid
   reads the same curve as the search, whose whole komis pin the draws;
-- **search**, twice, in rounds of 120 games until it stops (``sim.komi_search.next_round``):
-  from ``start = 7.5`` (``--start``, a guess far from both answers), walking out while its
-  komis do not bracket the answer; and without a ``start``, its first round around the run's
-  default komi (the same 7.5), its second placed by the first round's leads (Black's margin
-  plus the komi of each game).
+- **search**, twice, in rounds of 120 games (``--round``) until it stops
+  (``sim.komi_search.next_round``): from ``start = 7.5`` (``--start``, a guess far from both
+  answers), walking out while its komis do not bracket the answer; and without a ``start``,
+  its first round one shard of 40 games around the run's default komi (the same 7.5), its
+  second placed by that round's leads (Black's margin plus the komi of each game).
 
 Prints, per board and precision, the median (and mean) games of each over ``--trials`` trials
 (each its own draws) and their ratio, and how often each interval held the pool's fair komi.
@@ -55,7 +55,7 @@ from sim import komi_fit  # noqa: E402
 from sim.komi_search import KomiSearch, next_round  # noqa: E402
 
 GRID_SPAN = 2.5  # the grid's komis from its centre: -2.5 to 2.5 in steps of --grid-step
-GRID_GAMES, ROUND, CAP = 60, 120, 200_000
+GRID_GAMES, ROUND, SHARD, CAP = 60, 120, 40, 200_000
 
 
 def leads(size: int, games: int) -> np.ndarray:
@@ -161,24 +161,23 @@ def fixed_grid(play, centre, precision, rng, trials, shares, step=1.0, grow=GRID
 
 def search_games(play, precision, rng, points, guess=7.5, start=None, round_games=ROUND):
     """The games of a search to ``precision`` and its last round: from ``start`` (walking
-    while it does not bracket), or, with none, from ``guess``, its second round placed by the
-    first round's leads; ``points``: the board's range."""
+    while it does not bracket), or, with none, from ``guess`` in a first round of one shard
+    (``SHARD`` games), its second placed by the first round's leads; ``points``: the board's
+    range."""
     search = KomiSearch(
         "chinese", precision=precision, max_games=CAP, round_games=round_games, start=start
-    )
-    totals, leads, played = {}, [], 0
-    while True:
-        ks = sorted(totals)
-        r = next_round(search, guess, ks, [totals[k] for k in ks], played, leads, points)
-        if not r.komis:
-            return played, r
-        per = np.bincount(np.arange(round_games) % len(r.komis), minlength=len(r.komis))
+    ).started(guess, points, min(SHARD, round_games))
+    totals, leads, r = {}, [], search.rounds[0]
+    while r.komis:
+        per = np.bincount(np.arange(r.games) % len(r.komis), minlength=len(r.komis))
         c, x = play(r.komis, per, rng)
         for k, ck in zip(r.komis, c):
             totals[k] = totals.get(k, 0) + ck
         leads = np.concatenate([leads, x])
+        ks = sorted(totals)
+        r = next_round(search, ks, [totals[k] for k in ks], search.games, leads, points)
         search = replace(search, rounds=(*search.rounds, r))
-        played += round_games
+    return search.games, r
 
 
 def main() -> None:

@@ -122,7 +122,7 @@ class RunConfig:
                 f"{search.start:g} is past what a {n}x{n} board can decide: a score difference "
                 f"lies in -{points}..{points}",
             )
-        search = search.started(self.rules.komi[search.ruleset], points)
+        search = search.started(self.rules.komi[search.ruleset], points, self.shard_size)
         object.__setattr__(self, "komi_search", search)
         object.__setattr__(self, "games", search.games)
 

@@ -1,18 +1,20 @@
 """``komi_search``: a run that looks for the fair komi of one ruleset in rounds, until its 95%
 interval is as narrow as asked (README, "Komi studies").
 
-A round is ``round_games`` games (whole shards). Its komis depend only on the results of the
-rounds before it (``next_round``), so the rows stay a function of (seed, game id) whatever the
-number of workers, and a killed run resumes to the same rows:
+A round is ``round_games`` games (whole shards), but for a first round without a ``start``,
+which is one shard. Its komis depend only on the results of the rounds before it
+(``next_round``), so the rows stay a function of (seed, game id) whatever the number of
+workers, and a killed run resumes to the same rows:
 
 - the first round plays a spread of komis around the first guess (``start``, else the run's
-  komi under the ruleset): half and whole points from 2 below to 2 above;
+  komi under the ruleset): half and whole points from 2 below to 2 above (``started``);
 - without a ``start``, when the first round does not bracket the fair komi (Black's fitted
   score is above 1/2 at its highest komi, or below at its lowest), the second round goes where
   the first round's games place it (``placed``): each game's lead (Black's margin under the
   ruleset plus its komi: the komi that would have drawn it) has a median, which is the fair
   komi of players who ignore the komi, and the second round plays the half points within half
-  a point of that median's 95% interval;
+  a point of that median's 95% interval (for players who play for the komi, a rough place
+  that the rounds after it correct);
 - while the komis played do not bracket the fair komi, the next round goes past that end, 1,
   2, 4 and 8 points further;
 - once they do, the fair komi is fitted (``sim.komi_fit``: the fit ``jpdsim komi`` prints,
@@ -66,10 +68,11 @@ MET, BUDGET, NO_RESULT = "met", "max_games reached", "no game with a result"
 @dataclass(frozen=True)
 class Round:
     """A round decided: its ``komis`` (the round's j-th game plays ``komis[j % len(komis)]``;
-    none: the search ended, and ``stop`` says why), the fit of the rounds before it (``fair``,
-    ``lo``, ``hi``: NaN before any game, ±inf unbracketed)."""
+    none: the search ended, and ``stop`` says why) and ``games``, the fit of the rounds before
+    it (``fair``, ``lo``, ``hi``: NaN before any game, ±inf unbracketed)."""
 
     komis: tuple[float, ...]
+    games: int = 0
     fair: float = math.nan
     lo: float = math.nan
     hi: float = math.nan
@@ -87,13 +90,21 @@ class Round:
             return round(float(x), 4) if math.isfinite(x) else None
 
         fit = {k: point(getattr(self, k)) for k in ("fair", "lo", "hi")}
-        return {"komis": list(self.komis), **fit, "stop": self.stop}
+        return {"komis": list(self.komis), "games": self.games, **fit, "stop": self.stop}
 
     @classmethod
     def from_dict(cls, d: dict) -> Round:
         """A round as ``to_dict`` stored it (an infinite fit reads back as NaN)."""
+        missing = [k for k in ("komis", "games", "stop") if k not in d]
+        if missing:
+            raise OptionError(
+                "komi_search.rounds",
+                f"a round without '{missing[0]}': written by an earlier jpdsim, which this one "
+                "cannot resume or read",
+            )
         fit = {k: math.nan if d.get(k) is None else float(d[k]) for k in ("fair", "lo", "hi")}
-        return cls(tuple(float(k) for k in d["komis"]), **fit, stop=str(d["stop"]))
+        komis = tuple(float(k) for k in d["komis"])
+        return cls(komis, int(d["games"]), **fit, stop=str(d["stop"]))
 
 
 @dataclass(frozen=True)
@@ -149,33 +160,38 @@ class KomiSearch:
     @property
     def games(self) -> int:
         """The games of the rounds decided."""
-        return self.round_games * sum(1 for r in self.rounds if r.komis)
+        return sum(r.games for r in self.rounds)
 
-    def started(self, guess: float, points: float) -> KomiSearch:
-        """The search with its first round decided (``guess``: the run's komi; ``points``:
-        the board's range)."""
+    def started(self, guess: float, points: float, shard_size: int) -> KomiSearch:
+        """The search with its first round decided: ``SPREAD`` around ``start``, else around
+        ``guess`` (the run's komi), in the board's range (``points``: its N²); without a start,
+        one shard of ``shard_size`` games, to place the next round (``next_round``)."""
         if self.rounds:
             return self
-        return replace(self, rounds=(next_round(self, guess, [], [], 0, (), points),))
+        centre = _half(self.start if self.start is not None else guess)
+        komis = tuple(dict.fromkeys(_clip(centre + d, points) for d in SPREAD))
+        games = self.round_games if self.start is not None else min(shard_size, self.round_games)
+        return replace(self, rounds=(Round(komis, games),))
 
     def komi_of(self, game_ids, setups: int = 1) -> np.ndarray:
         """The komi each of ``game_ids`` (of the rounds decided) is played at: the round's
         game j at its komi (j div ``setups``) mod its komis (every komi from each setup)."""
         ids = np.asarray(game_ids, np.int64)
-        r, j = ids // self.round_games, ids % self.round_games // setups
         out = np.empty(len(ids), np.float64)
-        for a, komis in enumerate(k for k in (x.komis for x in self.rounds) if k):
-            here = r == a
-            out[here] = np.asarray(komis)[j[here] % len(komis)]
+        first = 0
+        for r in (x for x in self.rounds if x.komis):
+            here = (ids >= first) & (ids < first + r.games)
+            out[here] = np.asarray(r.komis)[(ids[here] - first) // setups % len(r.komis)]
+            first += r.games
         return out
 
     def games_per_komi(self, setups: int = 1) -> dict[float, int]:
         """How many of the rounds' games each komi gets (``komi_of``, counted per round)."""
         out: dict[float, int] = {}
-        for komis in (x.komis for x in self.rounds if x.komis):
-            cycle = setups * len(komis)
-            full, rest = divmod(self.round_games, cycle)
-            for q, k in enumerate(komis):
+        for r in (x for x in self.rounds if x.komis):
+            cycle = setups * len(r.komis)
+            full, rest = divmod(r.games, cycle)
+            for q, k in enumerate(r.komis):
                 n = full * setups + min(max(rest - q * setups, 0), setups)
                 out[k] = out.get(k, 0) + n
         return dict(sorted(out.items()))
@@ -207,19 +223,13 @@ def _clip(komi: float, points: float) -> float:
     return float(min(max(komi, -points), points))
 
 
-def next_round(
-    search: KomiSearch, guess: float, komis, counts, played: int, leads, points: float
-) -> Round:
-    """The next round, from the ``counts`` (Black's wins, draws, losses under
-    ``search.ruleset``) at each of the sorted ``komis`` of the ``played`` games before it and
-    those games' ``leads`` (Black's margin under the ruleset plus the komi; read by a second
-    round only); ``guess``: the first round's centre when ``search.start`` is None;
-    ``points``: the board's range (its N²)."""
+def next_round(search: KomiSearch, komis, counts, played: int, leads, points: float) -> Round:
+    """The next round of a started search, from the ``counts`` (Black's wins, draws, losses
+    under ``search.ruleset``) at each of the sorted ``komis`` of the ``played`` games before it
+    and those games' ``leads`` (Black's margin under the ruleset plus the komi; read by a
+    second round only); ``points``: the board's range (its N²)."""
     komis = np.asarray(komis, np.float64)
     counts = np.asarray(counts, np.int64).reshape(len(komis), 3)
-    if played == 0:
-        centre = _half(search.start if search.start is not None else guess)
-        return Round(tuple(dict.fromkeys(_clip(centre + d, points) for d in SPREAD)))
     if len(komis) == 0:  # no game with a result under the ruleset: nothing to steer by
         return Round((), stop=NO_RESULT)
     boot = komi_fit.bootstrap_counts(counts, N_BOOT, BOOT_SEED)
@@ -228,21 +238,24 @@ def next_round(
     low = _half(fit.fair) if math.isfinite(fit.fair) else math.nan
     pair = [k for k in (low, low + 0.5) if abs(k) <= points]  # past the board: no game needed
     enclosing = counts[np.isin(komis, pair)].sum(axis=1)  # the games at each
+    fitted = (fit.fair, fit.lo, fit.hi)
     if (
         half_width <= search.precision
         and 0 < len(enclosing) == len(pair)
         and min(enclosing) >= MIN_ENCLOSING
     ):
-        return Round((), fit.fair, fit.lo, fit.hi, MET)
-    if played + search.round_games > search.max_games:
-        return Round((), fit.fair, fit.lo, fit.hi, BUDGET)
+        return Round((), 0, *fitted, MET)
+    games = search.round_games
+    if played + games > search.max_games:
+        return Round((), 0, *fitted, BUDGET)
     if math.isinf(fit.fair):
-        if search.start is None and played == search.round_games and len(leads):
-            return Round(placed(leads, points), fit.fair, fit.lo, fit.hi)
+        if search.start is None and len(search.rounds) == 1 and len(leads):
+            return Round(placed(leads, points), games, *fitted)
         end = komis[-1] if fit.fair > 0 else komis[0]
         sign = 1.0 if fit.fair > 0 else -1.0
-        reach = tuple(dict.fromkeys(_clip(end + sign * d, points) for d in REACH))
-        return Round(reach, fit.fair, fit.lo, fit.hi)
+        return Round(
+            tuple(dict.fromkeys(_clip(end + sign * d, points) for d in REACH)), games, *fitted
+        )
     reach = max(_half(min(half_width, MAX_REACH)), 0.5) if half_width == half_width else MAX_REACH
     around = tuple(_clip(low + d, points) for d in (-reach, 0.0, 0.0, 0.5, 0.5, 0.5 + reach))
-    return Round(around, fit.fair, fit.lo, fit.hi)
+    return Round(around, games, *fitted)

@@ -45,9 +45,8 @@ def next_config(cfg: RunConfig, run_dir: Path) -> RunConfig:
     """``cfg`` with its search's next round decided from the results of all its games (its
     rounds so far all played and written)."""
     komis, counts, leads = results(cfg, run_dir)
-    guess = cfg.rules.komi[cfg.komi_search.ruleset]  # used by a first round only
-    search, points = cfg.komi_search, cfg.rules.board_size**2
-    decided = cfg.with_round(next_round(search, guess, komis, counts, cfg.games, leads, points))
+    points = cfg.rules.board_size**2
+    decided = cfg.with_round(next_round(cfg.komi_search, komis, counts, cfg.games, leads, points))
     why = _unplayable(decided)
     if why is None:
         return decided
