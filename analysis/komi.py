@@ -1,9 +1,10 @@
 """Komi: Black's win, draw and loss rates as a function of komi, and the fair komi.
 
-For every ruleset the stored raw difference (``sim.schema.RULESET_SCORE``) minus the ruleset's
-extra point (``extra``) is Black's lead x before komi, so Black wins under komi k when x > k,
-draws when x = k. Every computation works on the histogram of x in half points (scores are whole
-or half points), never on rows: the whole analysis costs one ``bincount`` per ruleset.
+For every ruleset the stored raw difference (``sim.schema.tables.RULESET_SCORE``) minus the
+ruleset's extra point (``extra``) is Black's lead x before komi, so Black wins under komi k
+when x > k, draws when x = k. Every computation works on the histogram of x in half points
+(scores are whole or half points), never on rows: the whole analysis costs one ``bincount``
+per ruleset.
 
 Fair komi: the komi at which Black's score rate (wins + half the draws) is one half, read off
 by linear interpolation between half-point komis; for a distribution symmetric about m it is
@@ -21,7 +22,7 @@ import pandas as pd
 from analysis import counts, groups, stats
 from analysis.stats import extra
 from sim import komi_fit
-from sim.schema import (
+from sim.schema.tables import (
     DEFAULT_KOMI,
     FIRST,
     LAST,

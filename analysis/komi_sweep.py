@@ -13,7 +13,7 @@ from analysis import counts, groups, show, stats
 from analysis.disagreement import winner_codes
 from analysis.komi import fair_komi
 from sim import komi_fit
-from sim.schema import RULESET_METHOD, RULESETS
+from sim.schema.tables import RULESET_METHOD, RULESETS
 
 
 def _sweep_counts(data, ruleset: str, by=None) -> tuple[pd.DataFrame, np.ndarray, np.ndarray]:

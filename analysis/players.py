@@ -14,7 +14,7 @@ import pandas as pd
 from analysis import counts, groups, komi, stats
 from sim.options import OptionError
 from sim.player import Player
-from sim.schema import RULESETS
+from sim.schema.tables import RULESETS
 
 #: The columns these tables read.
 COLUMNS = tuple(

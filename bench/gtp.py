@@ -60,7 +60,7 @@ from sim.program import named_command  # noqa: E402
 from sim.referee import play_refereed  # noqa: E402
 from sim.rules import Rules  # noqa: E402
 from sim.run.runner import run  # noqa: E402
-from sim.schema import PLAYOUTS, PRIORS, RULESETS  # noqa: E402
+from sim.schema.tables import PLAYOUTS, PRIORS, RULESETS  # noqa: E402
 
 SIZE = 9
 

@@ -62,7 +62,7 @@ def leads(size: int, games: int) -> np.ndarray:
     """Black's Chinese area lead before komi in ``games`` pattern self-play games."""
     from sim.engine.outcome import row_margin
     from sim.rules import Rules
-    from sim.schema import RULESETS
+    from sim.schema.tables import RULESETS
     from sim.selfplay import play_rows
 
     rows, _ = play_rows(

@@ -56,7 +56,7 @@ from sim.players.pattern import pattern_move  # noqa: E402
 from sim.players.stream import start_stream  # noqa: E402
 from sim.players.tree import drop_trees, new_tree  # noqa: E402
 from sim.rules import Rules  # noqa: E402
-from sim.schema import RAW_FIELDS  # noqa: E402
+from sim.schema.tables import RAW_FIELDS  # noqa: E402
 from sim.selfplay import play_batch  # noqa: E402
 
 PACHI = {"moggy flat": 18_000, "moggy in tree": 13_400, "light flat": 72_000}

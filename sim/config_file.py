@@ -28,11 +28,12 @@ rules           a preset of ``sim.rules.PRESETS``; the keys below       ``"jpd"`
                 override its values
 board_size      N, 2..25                                                required (the
                                                                         setups' size)
-repetition      ``sim.schema.REPETITIONS``                              the preset's
-suicide         ``sim.schema.SUICIDES``                                 the preset's
+repetition      ``sim.schema.tables.REPETITIONS``                       the preset's
+suicide         ``sim.schema.tables.SUICIDES``                          the preset's
 max_actions     move cap per game, 1..MAX_ACTIONS_LIMIT (1,000,000)    8 * N * N
-dead_stones     ``sim.schema.DEAD_STONES``                              ``"all_alive"``
-[komi]          komi per ruleset (``sim.schema.RULESETS``), finite       ``sim.schema.DEFAULT_KOMI``
+dead_stones     ``sim.schema.tables.DEAD_STONES``                       ``"all_alive"``
+[komi]          komi per ruleset (``sim.schema.tables.RULESETS``),      the ruleset's
+                finite                                                  ``DEFAULT_KOMI``
 komi_sweep      ``{ ruleset = R, values = [k0, k1, ...] }``: game i is      no sweep
                 played at komi ``values[(i div s) mod k]`` for ruleset
                 R (s setups, else 1: every komi from every setup),

@@ -43,7 +43,7 @@ import numpy as np
 
 from sim import komi_fit
 from sim.options import OptionError, choice, integer, number
-from sim.schema import RULESETS
+from sim.schema.tables import RULESETS
 
 #: The first round's komis, from its centre.
 SPREAD = (-2.0, -1.0, -0.5, 0.0, 0.5, 1.0, 2.0)

@@ -20,7 +20,7 @@ from sim.players.params import kernel_parameters
 from sim.players.stream import start_stream
 from sim.players.tree import advance, dead_list, drop_trees, new_tree
 from sim.rules import Rules
-from sim.schema import RAW_FIELDS
+from sim.schema.tables import RAW_FIELDS
 
 
 class NativePlayers:
@@ -62,14 +62,14 @@ class NativePlayers:
 
     def choose(self, g) -> tuple[int, int]:
         """The action of the player to move in the engine state ``g`` (a plain point in
-        ``sim.coords``' encoding, or PASS, VIRTUAL, RESIGN) and its ``judge`` verdict; the
+        ``sim.schema.coords``' encoding, or PASS, VIRTUAL, RESIGN) and its ``judge`` verdict; the
         caller plays it, then calls ``advance``."""
         row = self.params[colour_row(g.tab[ST, TO_MOVE])]
         action, code = player_action(g, self.sim, self.tree, self.rng, row, self.virtual_rate)
         return (int(action) if action < 0 else int(g.pt[PLAIN, action])), int(code)
 
     def advance(self, g, action: int) -> None:
-        """After any action of the game (``sim.coords`` encoding): the trees follow it."""
+        """After any action of the game (``sim.schema.coords`` encoding): the trees follow it."""
         if self.tree is not None:
             advance(self.tree, action if action < 0 else g.pt[INTERIOR, action])
 

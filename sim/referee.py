@@ -27,7 +27,6 @@ import logging
 
 import numpy as np
 
-from sim.coords import PASS, RESIGN, MoveError, format_action, parse_action
 from sim.engine.game import Game
 from sim.engine.outcome import R_ENDING, outcome_row
 from sim.engine.pause import open_pause
@@ -36,7 +35,8 @@ from sim.native import NativePlayers
 from sim.player import Player
 from sim.program import EngineError, EngineUnusable, Program, shown
 from sim.rules import Rules
-from sim.schema import RAW_FIELDS, ending_code
+from sim.schema.coords import PASS, RESIGN, MoveError, format_action, parse_action
+from sim.schema.tables import RAW_FIELDS, ending_code
 from sim.selfplay import batch_columns
 
 log = logging.getLogger("jpdsim.referee")
@@ -46,7 +46,7 @@ GIVE_UP_AFTER = 5  # games in a row that end engine_error by a program's fault s
 
 class RefereedGame:
     """Game ``game_id`` judged under the run's rules, whoever plays it: the actions taken
-    (``actions``, the ``sim.coords`` encoding), what the programs are told (``told``: the
+    (``actions``, the ``sim.schema.coords`` encoding), what the programs are told (``told``: the
     colour and vertex of every action, ``pass`` for a pass or a virtual move), the programs'
     moves the rules forbid (``illegal``), the dead-stone lists named so far at an open pause
     (``lists``, Black's first); the simulator's own players choose through ``native`` (a

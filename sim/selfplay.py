@@ -10,7 +10,6 @@ import numpy as np
 import pyarrow as pa
 
 from sim.batch import play_games
-from sim.coords import format_action
 from sim.engine.check import CONSISTENT, describe
 from sim.engine.history import reset
 from sim.engine.outcome import R_REP_BANS, columns, outcome_arrays
@@ -18,14 +17,15 @@ from sim.engine.state import BLACK, new_state
 from sim.native import NativePlayers
 from sim.player import Player
 from sim.rules import Rules
-from sim.schema import RAW_FIELDS
+from sim.schema.coords import format_action
+from sim.schema.tables import RAW_FIELDS
 
 _MOVES_BUFFER = 1 << 20  # actions recorded by one kernel call (it returns before overflowing)
 
 
 def play_batch(rules: Rules, *, arrow=False, **games):
     """Play ``games`` (the keywords of ``play_rows``) under ``rules`` (``sim.rules.Rules``).
-    Returns (columns, moves): every outcome field of ``sim.schema`` plus ``repetition_bans``,
+    Returns (columns, moves): every outcome field of ``sim.schema.tables`` plus ``repetition_bans``,
     ``engine_illegal`` and ``setup`` (the setup's name, None for the empty board) as numpy
     arrays (Arrow arrays with ``arrow``: what the runner writes), and None or one int16 action
     array per game."""
@@ -58,7 +58,7 @@ def play_rows(
     repetition rule compares whole positions on a key match (docs/rules.md §10; runs compare
     keys only, ``bench/exact_vs_hash.py`` shows that it makes no difference).
 
-    Returns the games as the kernel leaves them: raw outcome rows (``sim.schema.RAW_FIELDS``)
+    Returns the games as the kernel leaves them: raw outcome rows (``sim.schema.tables.RAW_FIELDS``)
     and None or one int16 action array per game."""
     if not isinstance(rules, Rules):
         raise TypeError(f"the rules must be a sim.rules.Rules, not {type(rules).__name__}")

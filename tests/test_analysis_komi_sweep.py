@@ -8,7 +8,7 @@ import pytest
 
 from analysis import ab_effect, counts, komi_sweep, load
 from sim import komi_fit
-from sim.schema import DEFAULT_KOMI, RULESETS
+from sim.schema.tables import DEFAULT_KOMI, RULESETS
 from tests import synthetic
 from tests.analysis_fixtures import frame
 

@@ -13,7 +13,7 @@ from sim.errors import UserError
 from sim.options import OptionError
 from sim.player import Player
 from sim.rules import Rules
-from sim.schema import DEFAULT_KOMI
+from sim.schema.tables import DEFAULT_KOMI
 from sim.setups import corpus_names
 
 CONFIGS = Path(__file__).resolve().parent.parent / "configs"

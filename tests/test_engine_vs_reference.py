@@ -15,7 +15,7 @@ import pytest
 
 from sim.player import Player
 from sim.rules import Rules
-from sim.schema import OUTCOME_FIELDS, REPETITIONS
+from sim.schema.tables import OUTCOME_FIELDS, REPETITIONS
 from sim.selfplay import play_batch
 from tests.conftest import replay_with_reference
 

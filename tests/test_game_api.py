@@ -5,11 +5,11 @@ validator, with named presets."""
 import numpy as np
 import pytest
 
-from sim.coords import parse_action
 from sim.engine.game import Game
 from sim.options import OptionError
 from sim.rules import PRESETS, Rules
-from sim.schema import DEFAULT_KOMI
+from sim.schema.coords import parse_action
+from sim.schema.tables import DEFAULT_KOMI
 from sim.selfplay import play_batch
 
 

@@ -148,7 +148,7 @@ def test_the_output_helper_on_a_character_device(tmp_path):
 
 
 def _komis(komi_b: float) -> dict:
-    from sim.schema import DEFAULT_KOMI, RULESETS
+    from sim.schema.tables import DEFAULT_KOMI, RULESETS
 
     return {r: DEFAULT_KOMI[r] + komi_b - DEFAULT_KOMI["jpd_b"] for r in RULESETS}
 

@@ -20,7 +20,6 @@ import pandas as pd
 import pytest
 
 from sim.cli import main as cli
-from sim.coords import AGREE, format_action
 from sim.katago.driver import play_katago
 from sim.katago.engine import KatagoEngine, QueryFault, best_move, dead_stones, move_query
 from sim.katago.rules import query_rules
@@ -28,6 +27,7 @@ from sim.options import OptionError
 from sim.player import Player
 from sim.program import EngineError
 from sim.rules import Rules
+from sim.schema.coords import AGREE, format_action
 from tests import faults
 from tests.conftest import without_compile_notes
 from tests.test_referee import assert_rows_replay, gone, pids

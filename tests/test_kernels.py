@@ -9,12 +9,12 @@ import sys
 import numpy as np
 import pytest
 
-from sim.coords import AGREE, RESUME, parse_action
 from sim.engine.game import Game
 from sim.native import NativePlayers
 from sim.player import Player
 from sim.rules import Rules
 from sim.run.drivers import DRIVERS
+from sim.schema.coords import AGREE, RESUME, parse_action
 
 
 @pytest.mark.parametrize(

@@ -19,7 +19,7 @@ from sim.errors import UserError
 from sim.run import runner
 from sim.run.shard import play_table
 from sim.run.stored import replay_stored
-from sim.schema import DEFAULT_KOMI
+from sim.schema.tables import DEFAULT_KOMI
 
 FAKE = Path(__file__).parent / "data" / "fake_gtp.py"
 SWEEP = (

@@ -7,7 +7,6 @@ import dataclasses
 import numpy as np
 import pytest
 
-from sim.coords import RESIGN
 from sim.engine.game import Game
 from sim.engine.history import PASS
 from sim.engine.outcome import outcome_row, row_margin
@@ -38,7 +37,8 @@ from sim.players.tree import (
     new_tree,
 )
 from sim.rules import Rules
-from sim.schema import MAX_RESUMPTIONS, RAW_FIELDS, RULESETS
+from sim.schema.coords import RESIGN
+from sim.schema.tables import MAX_RESUMPTIONS, RAW_FIELDS, RULESETS
 from sim.selfplay import play_batch
 from tests.reference import RefGame
 

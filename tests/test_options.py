@@ -13,7 +13,7 @@ from sim.config import RunConfig
 from sim.options import OptionError
 from sim.player import Player
 from sim.rules import MAX_SWEEP, KomiSweep, Rules
-from sim.schema import DEFAULT_KOMI
+from sim.schema.tables import DEFAULT_KOMI
 
 
 def test_one_error_type_carries_the_key_and_the_reason():

@@ -17,7 +17,7 @@ from sim.errors import UserError
 from sim.rules import Rules
 from sim.run import runner
 from sim.run.shard import play_table
-from sim.schema import GAME_SCHEMA, SCHEMA_VERSION
+from sim.schema.tables import GAME_SCHEMA, SCHEMA_VERSION
 
 CFG = RunConfig(
     name="rec",

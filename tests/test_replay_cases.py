@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from sim.coords import parse_diagram
-from sim.schema import ENDINGS, OUTCOME_FIELDS, REPETITIONS, RULESETS
+from sim.schema.coords import parse_diagram
+from sim.schema.tables import ENDINGS, OUTCOME_FIELDS, REPETITIONS, RULESETS
 from tests.conftest import check_invariants, replay
 from tests.data import make_replay_cases as generator
 from tests.reference import RefGame

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from sim.schema import OUTCOME_FIELDS
+from sim.schema.tables import OUTCOME_FIELDS
 from sim.setups import load_setup
 from tests.conftest import EXAMPLE_CASES as CASES
 from tests.conftest import replay

@@ -30,7 +30,7 @@ from sim.errors import UserError
 from sim.run import folder, runner
 from sim.run.shard import play_table
 from sim.run.stored import replay_stored
-from sim.schema import GAME_SCHEMA, RULESETS
+from sim.schema.tables import GAME_SCHEMA, RULESETS
 
 pytestmark = pytest.mark.slow  # every test here takes seconds
 

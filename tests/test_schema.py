@@ -1,4 +1,4 @@
-"""The column table (``sim.schema.COLUMN_TABLE``): every list of columns derives from it and
+"""The column table (``sim.schema.tables.COLUMN_TABLE``): every list of columns derives from it and
 agrees with what the engine, the writer and the analysis produce and read."""
 
 import hashlib
@@ -14,7 +14,7 @@ from sim.dataset.layout import run_constants
 from sim.dataset.write import games_table
 from sim.player import Player
 from sim.rules import Rules
-from sim.schema import (
+from sim.schema.tables import (
     COLUMN_TABLE,
     CONFIG_COLUMNS,
     GAME_SCHEMA,

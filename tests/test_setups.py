@@ -9,10 +9,10 @@ import pytest
 
 from sim.cli import main as cli
 from sim.config_file import config_from_dict
-from sim.coords import VIRTUAL, parse_action
 from sim.errors import UserError
 from sim.player import Player
 from sim.rules import Rules
+from sim.schema.coords import VIRTUAL, parse_action
 from sim.selfplay import play_batch
 from sim.setups import corpus_names, load_setup, make_setup, read_setup
 from tests.conftest import replay_with_reference

@@ -4,7 +4,6 @@ the incremental state it promises to find, and the batched debug option changes 
 import numpy as np
 import pytest
 
-from sim.coords import parse_action
 from sim.engine.check import PROBLEMS
 from sim.engine.state import (
     CHASH,
@@ -30,6 +29,7 @@ from sim.engine.state import (
     slot,
 )
 from sim.rules import Rules
+from sim.schema.coords import parse_action
 from sim.selfplay import play_batch
 from tests.conftest import new_game, numba_game
 

@@ -34,7 +34,6 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the code of this tree, not an installed one
 
 from sim.config_file import config_from_dict  # noqa: E402
-from sim.coords import PASS, VIRTUAL  # noqa: E402
 from sim.dataset.check import check_run, read_part  # noqa: E402
 from sim.dataset.layout import MANIFEST, MOVES, part_name  # noqa: E402
 from sim.dataset.manifest import read_manifest  # noqa: E402
@@ -54,6 +53,7 @@ from sim.players import prior  # noqa: E402
 from sim.players.ladder import new_line  # noqa: E402
 from sim.players.mcts import HAND_PASS, hand_prior  # noqa: E402
 from sim.players.pattern import colours_swapped  # noqa: E402
+from sim.schema.coords import PASS, VIRTUAL  # noqa: E402
 
 NO_CLASS = -1  # a pass's pattern class: none
 PASS_FIRST, PASS_ANSWER = prior.F["pass_first"], prior.F["pass_answer"]

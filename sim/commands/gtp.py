@@ -9,7 +9,7 @@ import re
 import sys
 
 from sim.errors import UserError
-from sim.schema import NATIVE_PLAYERS
+from sim.schema.tables import NATIVE_PLAYERS
 
 _SPEC = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\((.*)\))?\s*", re.DOTALL)
 _KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")

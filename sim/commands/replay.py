@@ -20,18 +20,18 @@ import json
 import sys
 from dataclasses import replace
 
-from sim.coords import (
+from sim.engine.game import Game
+from sim.errors import UserError
+from sim.options import OptionError
+from sim.program import named_command
+from sim.rules import Rules
+from sim.schema.coords import (
     MoveError,
     format_action,
     format_diagram,
     parse_action,
     split_tokens,
 )
-from sim.engine.game import Game
-from sim.errors import UserError
-from sim.options import OptionError
-from sim.program import named_command
-from sim.rules import Rules
 from sim.setups import Setup, load_setup
 
 

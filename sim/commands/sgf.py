@@ -37,11 +37,11 @@ from pathlib import Path
 
 import sim
 from sim.config import RunConfig
-from sim.coords import AGREE, PASS, RESIGN, RESUME, VIRTUAL, format_action
 from sim.dataset.read import load_game
 from sim.errors import UserError
 from sim.files import write_output
-from sim.schema import RULESETS
+from sim.schema.coords import AGREE, PASS, RESIGN, RESUME, VIRTUAL, format_action
+from sim.schema.tables import RULESETS
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 

@@ -16,8 +16,9 @@ which takes lists instead of single values for three keys:
 key             meaning                                            default
 =============== ================================================== =======================
 games           games of each run                                  required
-repetitions     repetition rules (``sim.schema.REPETITIONS``)      all five
-suicides        suicide options (``sim.schema.SUICIDES``)          both
+repetitions     repetition rules                                   all five
+                (``sim.schema.tables.REPETITIONS``)
+suicides        suicide options (``sim.schema.tables.SUICIDES``)   both
 players         players, each playing both colours (a kind or a    ``["random",
                 table as ``[players.black]`` takes)                "kofight"]``
 =============== ================================================== =======================
@@ -45,7 +46,7 @@ from sim.errors import UserError, quoted
 from sim.files import read_text
 from sim.options import OptionError
 from sim.player import Player
-from sim.schema import REPETITIONS, RULESETS, SUICIDES
+from sim.schema.tables import REPETITIONS, RULESETS, SUICIDES
 from sim.setups import corpus_names, load_setup
 
 if TYPE_CHECKING:

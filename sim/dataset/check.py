@@ -29,7 +29,7 @@ from sim.dataset.layout import (
 from sim.dataset.manifest import read_manifest
 from sim.dataset.part import BadFile, check_schema, first_row, open_part, read_checked
 from sim.errors import UserError
-from sim.schema import GAME_SCHEMA, RUN_COLUMNS, SCHEMA_VERSION
+from sim.schema.tables import GAME_SCHEMA, RUN_COLUMNS, SCHEMA_VERSION
 
 
 @dataclass

@@ -15,7 +15,7 @@ from sim.dataset.check import RunState, check_run, read_part
 from sim.dataset.layout import GAMES, MANIFEST, MOVES, part_name
 from sim.dataset.manifest import read_manifest
 from sim.errors import UserError
-from sim.schema import GAME_SCHEMA
+from sim.schema.tables import GAME_SCHEMA
 
 
 def read_games(

@@ -7,7 +7,6 @@ import math
 
 import numpy as np
 
-from sim.coords import AGREE, RESUME, SPECIAL, format_action
 from sim.engine.check import CONSISTENT, check_consistency, describe
 from sim.engine.history import legal_points, reset, step
 from sim.engine.outcome import columns, outcome_row
@@ -28,11 +27,12 @@ from sim.engine.state import (
     new_state,
 )
 from sim.rules import Rules
-from sim.schema import RAW_FIELDS, ending_name
+from sim.schema.coords import AGREE, RESUME, SPECIAL, format_action
+from sim.schema.tables import RAW_FIELDS, ending_name
 
 
 class Game:
-    """A game under ``rules`` (``sim.rules.Rules``); actions use the encoding of ``sim.coords``.
+    """A game under ``rules`` (``sim.rules.Rules``); actions as ``sim.schema.coords`` encodes them.
 
     ``setup``: None or N*N colours (0 empty, 1 Black, 2 White); ``to_move``: BLACK or WHITE
     (White only from a setup). ``exact``: repetition and four-virtual checks compare whole

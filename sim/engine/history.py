@@ -7,7 +7,6 @@ start of a game.
 
 from numba import njit
 
-from sim.coords import PASS, RESIGN, VIRTUAL
 from sim.engine.board import (
     clear,
     copy_board,
@@ -87,6 +86,7 @@ from sim.engine.state import (
     opponent,
     slot,
 )
+from sim.schema.coords import PASS, RESIGN, VIRTUAL
 
 # ---- a game ----------------------------------------------------------------------------------
 

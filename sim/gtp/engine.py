@@ -14,9 +14,9 @@ import hashlib
 import os
 import time
 
-from sim.coords import MoveError, parse_action
 from sim.errors import UserError
 from sim.program import EngineError, Program, resolve, shared, shown
+from sim.schema.coords import MoveError, parse_action
 
 COLOUR = {1: "b", 2: "w"}
 

@@ -24,7 +24,14 @@ import sys
 import traceback
 
 from sim import __version__
-from sim.coords import (
+from sim.engine.game import Game
+from sim.engine.pause import open_pause
+from sim.errors import one_line
+from sim.native import NativePlayers
+from sim.options import OptionError
+from sim.player import Player
+from sim.rules import Rules
+from sim.schema.coords import (
     COLUMNS,
     MAX_SIZE,
     MIN_SIZE,
@@ -34,14 +41,7 @@ from sim.coords import (
     format_action,
     parse_action,
 )
-from sim.engine.game import Game
-from sim.engine.pause import open_pause
-from sim.errors import one_line
-from sim.native import NativePlayers
-from sim.options import OptionError
-from sim.player import Player
-from sim.rules import Rules
-from sim.schema import NATIVE_PLAYERS
+from sim.schema.tables import NATIVE_PLAYERS
 
 PROTOCOL_VERSION = "2"
 NAME = "jpdsim"

@@ -3,7 +3,7 @@
 Each player is a kernel ``move(g, rng, virtual_rate) -> (action, judge verdict)`` over the
 engine state ``g`` and the game's random stream ``rng`` (``sim.players.stream``). A player
 only reads the state and asks ``sim.engine.history.judge`` about candidates; the caller takes
-the action (``history.apply_action``). Player kinds are named in ``sim.schema.PLAYERS``:
+the action (``history.apply_action``). Player kinds are named in ``sim.schema.tables.PLAYERS``:
 
 - ``random`` (``sim.players.random``): light playouts;
 - ``capture`` (``sim.players.capture``): the capture heuristic of MoGo-style playouts;

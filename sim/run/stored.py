@@ -23,7 +23,7 @@ from sim.dataset.write import games_table
 from sim.errors import UserError
 from sim.options import OptionError
 from sim.run.shard import play_table
-from sim.schema import GAME_SCHEMA, RAW_FIELDS
+from sim.schema.tables import GAME_SCHEMA, RAW_FIELDS
 
 
 def _same(a, b) -> bool:
