@@ -21,7 +21,7 @@ import pandas as pd
 
 from analysis import counts, groups, stats
 from analysis.stats import extra
-from sim import komi_fit
+from sim.komi import fitting
 from sim.schema.tables import (
     DEFAULT_KOMI,
     FIRST,
@@ -166,7 +166,7 @@ def fair_komi(
             c = hist[g]
             fair = fair_komi_from_counts(leads, c)[0]
             if c.sum() > 0 and n_boot > 0:
-                boot = fair_komi_from_counts(leads, komi_fit.bootstrap_counts(c, n_boot, seed))
+                boot = fair_komi_from_counts(leads, fitting.bootstrap_counts(c, n_boot, seed))
                 lo, hi = np.nanquantile(boot, [(1 - level) / 2, (1 + level) / 2])
             else:
                 lo = hi = np.nan

@@ -10,7 +10,7 @@ from dataclasses import dataclass, fields, replace
 
 import numpy as np
 
-from sim.komi_search import KomiSearch, Round
+from sim.komi.search import KomiSearch, Round
 from sim.options import OptionError, choice, folder_name, integer, number
 from sim.pairing import driver
 from sim.player import Player
@@ -97,7 +97,7 @@ class RunConfig:
         """Check the ``komi_search``, decide its first round, and take its games."""
         search = self.komi_search
         if not isinstance(search, KomiSearch):
-            raise OptionError("komi_search", "must be a sim.komi_search.KomiSearch")
+            raise OptionError("komi_search", "must be a sim.komi.search.KomiSearch")
         if self.komi_sweep is not None:
             raise OptionError("komi_search", "a run has a komi_sweep or a komi_search, not both")
         if search.round_games % self.shard_size:

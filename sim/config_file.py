@@ -46,7 +46,7 @@ komi_search     ``{ ruleset = R, precision = 0.25, max_games = 4000,      no sea
                 round_games = 400, start = K }``: rounds of games at
                 komis chosen from the results before them, until the
                 fair komi's 95% interval is ``precision`` wide on either
-                side (``sim.komi_search``); decides ``games``
+                side (``sim.komi.search``); decides ``games``
 =============== ======================================================= ==========================
 
 The keys ``policy_b``/``policy_w`` of schema 1 are gone: ``[players.black] kind = ...`` says
@@ -65,7 +65,7 @@ from pathlib import Path
 from sim.config import RUN_KEYS, RunConfig
 from sim.errors import UserError, quoted
 from sim.files import read_text
-from sim.komi_search import KomiSearch
+from sim.komi.search import KomiSearch
 from sim.options import OptionError
 from sim.player import Player
 from sim.rules import RULE_KEYS, KomiSweep, Rules

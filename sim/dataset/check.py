@@ -57,7 +57,7 @@ class RunState:
 
     @property
     def searching(self) -> bool:
-        """Whether the run's komi search has rounds still to decide (``sim.komi_search``)."""
+        """Whether the run's komi search has rounds still to decide (``sim.komi.search``)."""
         search = self.config.komi_search
         return search is not None and not search.ended
 

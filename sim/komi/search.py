@@ -15,7 +15,7 @@ number of workers, and a killed run resumes to the same rows:
   a point of that median's 95% interval;
 - while the komis played do not bracket the fair komi, the next round goes past that end, 1,
   2, 4 and 8 points further;
-- once they do, the fair komi is fitted (``sim.komi_fit``: the fit ``jpdsim komi`` prints,
+- once they do, the fair komi is fitted (``sim.komi.fitting``: the fit ``jpdsim komi`` prints,
   its bootstrap of 1,000 redraws with seed 0) and the next round plays two thirds of its
   games at the two half points that enclose the estimate, where the crossing is read, and the
   rest at one komi on either side, as far out as the interval reaches (half a point to
@@ -41,7 +41,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from sim import komi_fit
+from sim.komi import fitting
 from sim.options import OptionError, choice, integer, number
 from sim.schema.tables import RULESETS
 
@@ -222,8 +222,8 @@ def next_round(
         return Round(tuple(dict.fromkeys(_clip(centre + d, points) for d in SPREAD)))
     if len(komis) == 0:  # no game with a result under the ruleset: nothing to steer by
         return Round((), stop=NO_RESULT)
-    boot = komi_fit.bootstrap_counts(counts, N_BOOT, BOOT_SEED)
-    fit = komi_fit.fit(komis, counts, boot, LEVEL)
+    boot = fitting.bootstrap_counts(counts, N_BOOT, BOOT_SEED)
+    fit = fitting.fit(komis, counts, boot, LEVEL)
     half_width = (fit.hi - fit.lo) / 2  # NaN or inf where the bootstrap does not bracket
     low = _half(fit.fair) if math.isfinite(fit.fair) else math.nan
     pair = [k for k in (low, low + 0.5) if abs(k) <= points]  # past the board: no game needed
