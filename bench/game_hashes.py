@@ -20,10 +20,10 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the engine of this tree, not an installed one
 
-from sim.player import EVENING, LATE_NIGHT, NIGHT, PUCT, Player  # noqa: E402
-from sim.rules import Rules  # noqa: E402
+from sim.config.player import EVENING, LATE_NIGHT, NIGHT, PUCT, Player  # noqa: E402
+from sim.config.rules import Rules  # noqa: E402
 
-# Each mix pins the earlier default search of ``sim.player`` (``LATE_NIGHT``, ``NIGHT``,
+# Each mix pins the earlier default search of ``sim.config.player`` (``LATE_NIGHT``, ``NIGHT``,
 # ``EVENING``, ``PUCT``) it was first taken with, so that its digest compares with older code.
 #: The PUCT search with RAVE, the hand-set priors and the random playout.
 MCTS = {"kind": "mcts", **PUCT, "playout": "random", "rave": 1000.0, "prior": "hand"}

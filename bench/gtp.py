@@ -51,14 +51,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from analysis.load import IncompleteRunWarning, load_runs  # noqa: E402
 from analysis.stats import wilson  # noqa: E402
-from sim.config_file import config_from_dict  # noqa: E402
+from sim.config.file import config_from_dict  # noqa: E402
+from sim.config.player import Player  # noqa: E402
+from sim.config.rules import Rules  # noqa: E402
 from sim.errors import UserError  # noqa: E402
 from sim.gtp.engine import GtpEngine, engine_seed  # noqa: E402
 from sim.options import OptionError  # noqa: E402
-from sim.player import Player  # noqa: E402
 from sim.program import named_command  # noqa: E402
 from sim.referee import play_refereed  # noqa: E402
-from sim.rules import Rules  # noqa: E402
 from sim.run.runner import run  # noqa: E402
 from sim.schema.tables import PLAYOUTS, PRIORS, RULESETS  # noqa: E402
 

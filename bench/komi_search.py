@@ -60,8 +60,8 @@ GRID_GAMES, ROUND, CAP = 60, 120, 200_000
 
 def leads(size: int, games: int) -> np.ndarray:
     """Black's Chinese area lead before komi in ``games`` pattern self-play games."""
+    from sim.config.rules import Rules
     from sim.engine.outcome import row_margin
-    from sim.rules import Rules
     from sim.schema.tables import RULESETS
     from sim.selfplay import play_rows
 

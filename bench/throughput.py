@@ -54,7 +54,7 @@ def compile_seconds(call: str) -> float:
     fresh process with an empty cache."""
     code = (
         "import time, numpy as np; t = time.perf_counter(); from sim.selfplay import play_batch; "
-        "from sim.rules import Rules; from sim.player import Player; "
+        "from sim.config.rules import Rules; from sim.config.player import Player; "
         f"play_batch(Rules(9), seed=0, game_ids=np.arange(1), {call}); "
         "print(time.perf_counter() - t)"
     )
@@ -84,8 +84,8 @@ def engine(size: int, games: int, core: int, repeats: int = 3) -> tuple[float, f
     """(games/s, actions/s) of the kernel in this process on ``core`` (``play_rows``: play +
     full scoring, raw rows): the best of ``repeats`` runs of ``games // repeats`` games each (a
     shared machine's noise only slows)."""
+    from sim.config.rules import Rules
     from sim.engine.outcome import R_ACTIONS
-    from sim.rules import Rules
     from sim.selfplay import play_rows
 
     rules = Rules(size)

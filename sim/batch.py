@@ -5,7 +5,7 @@ of a pause whose dead stones are to be agreed by the players (``name_dead``, the
 ``play_games`` is compiled once per variant, chosen by the types of its optional arguments
 (numba prunes a branch on ``x is None`` for an argument that is None): ``players`` None plays
 the light playout alone (both players ``random``), ``tree`` None leaves the search out,
-``fault`` None the state check (``sim.pairing.kernel_variant``).
+``fault`` None the state check (``sim.config.pairing.kernel_variant``).
 """
 
 from numba import njit

@@ -28,7 +28,7 @@ def _path(text: str) -> str:
 
 def _add_rule_options(p, dead_stones_help: str, komi_help: str) -> None:
     """The options of the rules of play (``sim.commands.replay.rules_from_options`` reads them)."""
-    from sim.rules import PRESETS
+    from sim.config.rules import PRESETS
     from sim.schema.tables import DEAD_STONES, REPETITIONS, SUICIDES
 
     p.add_argument(

@@ -12,19 +12,19 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim.config.pairing import kernel_variant
+from sim.config.player import Player
+from sim.config.rules import Rules
 from sim.engine.state import INTERIOR, PLAIN, ST, TO_MOVE, colour_row, new_state
-from sim.pairing import kernel_variant
-from sim.player import Player
 from sim.players.choose import player_action
 from sim.players.params import kernel_parameters
 from sim.players.stream import start_stream
 from sim.players.tree import advance, dead_list, drop_trees, new_tree
-from sim.rules import Rules
 from sim.schema.tables import RAW_FIELDS
 
 
 class NativePlayers:
-    """``black`` and ``white`` (``sim.player.Player``s of the simulator's own kinds) under
+    """``black`` and ``white`` (``sim.config.player.Player``s of the simulator's own kinds) under
     ``rules``; ``virtual_rate``: the playout players' share of voluntary virtual moves."""
 
     def __init__(self, rules: Rules, black: Player, white: Player, virtual_rate: float = 0.0):
@@ -43,7 +43,7 @@ class NativePlayers:
 
     @property
     def variant(self) -> str:
-        """The batch kernel these players need (``sim.pairing.kernel_variant``)."""
+        """The batch kernel these players need (``sim.config.pairing.kernel_variant``)."""
         return kernel_variant(*self.players)
 
     def set_rules(self, rules: Rules) -> None:

@@ -27,14 +27,14 @@ import logging
 
 import numpy as np
 
+from sim.config.player import Player
+from sim.config.rules import Rules
 from sim.engine.game import Game
 from sim.engine.outcome import R_ENDING, outcome_row
 from sim.engine.pause import open_pause
 from sim.gtp.engine import GtpEngine, engine_komi, engine_seed, shared_gtp
 from sim.native import NativePlayers
-from sim.player import Player
 from sim.program import EngineError, EngineUnusable, Program, shown
-from sim.rules import Rules
 from sim.schema.coords import PASS, RESIGN, MoveError, format_action, parse_action
 from sim.schema.tables import RAW_FIELDS, ending_code
 from sim.selfplay import batch_columns

@@ -1,5 +1,6 @@
 """The drivers' protocol (``sim.run.drivers``): one registration per driver that
-``sim.pairing.driver`` names, and the run layer checks, compiles and plays through it alone."""
+``sim.config.pairing.driver`` names, and the run layer checks, compiles and plays through it
+alone."""
 
 import io
 import subprocess
@@ -9,10 +10,10 @@ import numpy as np
 import pytest
 
 from sim import kernel_cache
-from sim.config import RunConfig
-from sim.player import Player
+from sim.config.player import Player
+from sim.config.rules import Rules
+from sim.config.run import RunConfig
 from sim.referee import Referee
-from sim.rules import Rules
 from sim.run.drivers import DRIVERS
 from sim.selfplay import play_batch
 from tests.test_katago import fake_command, same

@@ -73,7 +73,7 @@ def _in_a_new_home(code: str, tmp_path) -> list[str]:
 
 def test_importing_the_packages_writes_nothing_and_loads_no_numba(tmp_path):
     code = (
-        "import sys, os, sim, analysis, sim.config, sim.cli; "
+        "import sys, os, sim, analysis, sim.config.run, sim.cli; "
         "print('numba' in sys.modules, 'NUMBA_CACHE_DIR' in os.environ)"
     )
     assert _in_a_new_home(code, tmp_path) == ["False", "False"]

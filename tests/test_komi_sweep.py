@@ -11,8 +11,8 @@ import pytest
 
 from analysis import load
 from sim.cli import main as cli
-from sim.config import KomiSweep
-from sim.config_file import load_config
+from sim.config.file import load_config
+from sim.config.run import KomiSweep
 from sim.dataset.check import check_run
 from sim.dataset.read import read_games
 from sim.errors import UserError

@@ -7,11 +7,12 @@ import dataclasses
 import numpy as np
 import pytest
 
+from sim.config.player import Player
+from sim.config.rules import Rules
 from sim.engine.game import Game
 from sim.engine.history import PASS
 from sim.engine.outcome import outcome_row, row_margin
 from sim.engine.state import BLACK, WHITE, new_state
-from sim.player import Player
 from sim.players.mcts import (
     EVEN_VISITS,
     MIN_PRIOR,
@@ -36,7 +37,6 @@ from sim.players.tree import (
     drop_trees,
     new_tree,
 )
-from sim.rules import Rules
 from sim.schema.coords import RESIGN
 from sim.schema.tables import MAX_RESUMPTIONS, RAW_FIELDS, RULESETS
 from sim.selfplay import play_batch

@@ -19,12 +19,12 @@ import pyarrow.parquet as pq
 import pytest
 
 from sim.cli import main as cli
+from sim.config.player import Player
+from sim.config.rules import Rules
 from sim.engine.game import Game
 from sim.gtp.engine import EngineError, resolve
 from sim.options import OptionError
-from sim.player import Player
 from sim.referee import play_refereed
-from sim.rules import Rules
 from sim.schema.coords import AGREE, RESUME
 from tests import faults
 from tests.conftest import without_compile_notes

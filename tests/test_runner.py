@@ -21,7 +21,7 @@ import pytest
 from analysis.summary import summary
 from sim.cli import main as cli
 from sim.commands.run import speed
-from sim.config_file import load_config
+from sim.config.file import load_config
 from sim.dataset.check import check_run
 from sim.dataset.layout import MOVES_SCHEMA
 from sim.dataset.read import read_games

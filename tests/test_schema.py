@@ -9,11 +9,11 @@ import pyarrow as pa
 from analysis import counts, groups, load, stats
 from analysis.cycles import STRESS_BY
 from sim.commands.stress import _RUN_COLUMNS
-from sim.config import RunConfig
+from sim.config.player import Player
+from sim.config.rules import Rules
+from sim.config.run import RunConfig
 from sim.dataset.layout import run_constants
 from sim.dataset.write import games_table
-from sim.player import Player
-from sim.rules import Rules
 from sim.schema.tables import (
     COLUMN_TABLE,
     CONFIG_COLUMNS,

@@ -4,6 +4,7 @@ the incremental state it promises to find, and the batched debug option changes 
 import numpy as np
 import pytest
 
+from sim.config.rules import Rules
 from sim.engine.check import PROBLEMS
 from sim.engine.state import (
     CHASH,
@@ -28,7 +29,6 @@ from sim.engine.state import (
     WHITE,
     slot,
 )
-from sim.rules import Rules
 from sim.schema.coords import parse_action
 from sim.selfplay import play_batch
 from tests.conftest import new_game, numba_game

@@ -33,7 +33,7 @@ from numba import njit
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the code of this tree, not an installed one
 
-from sim.config_file import config_from_dict  # noqa: E402
+from sim.config.file import config_from_dict  # noqa: E402
 from sim.dataset.check import check_run, read_part  # noqa: E402
 from sim.dataset.layout import MANIFEST, MOVES, part_name  # noqa: E402
 from sim.dataset.manifest import read_manifest  # noqa: E402

@@ -26,7 +26,7 @@ from analysis.disagreement import disagreement  # noqa: E402
 from analysis.finishes_last import relations  # noqa: E402
 from analysis.komi import fair_komi  # noqa: E402
 from analysis.load import load_runs, open_run  # noqa: E402
-from sim.player import Player  # noqa: E402
+from sim.config.player import Player  # noqa: E402
 from sim.selfplay import play_batch  # noqa: E402
 
 SEED = 20261201

@@ -32,8 +32,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from analysis.ab_effect import ab_summary  # noqa: E402
 from analysis.finishes_last import relations  # noqa: E402
-from sim.player import Player  # noqa: E402
-from sim.rules import Rules  # noqa: E402
+from sim.config.player import Player  # noqa: E402
+from sim.config.rules import Rules  # noqa: E402
 from sim.selfplay import play_batch  # noqa: E402
 
 SEED = 20261201

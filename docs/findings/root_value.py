@@ -14,7 +14,7 @@ score utility's share), the mean over the seeds and their spread. Then the komi 
 falls through 1/2, read as ``jpdsim komi`` reads a fair komi (``sim.komi.fitting``): the fair komi
 the search's own evaluation gives, without a game played. ``--set`` changes a parameter of the
 default search (``mcts``; a TOML value, else a string: ``--set rave=0 --set playout=random``),
-``--rule`` one of the rules (``sim.rules.Rules``, e.g. ``--rule repetition=basic_ko``).
+``--rule`` one of the rules (``sim.config.rules.Rules``, e.g. ``--rule repetition=basic_ko``).
 
 First, what the search's playouts alone say (they do not look at the komi): ``--playouts``
 (default 10,000) playouts from the empty board as the search plays them, without a tree: Black's
@@ -40,6 +40,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from sim.config.player import Player  # noqa: E402
+from sim.config.rules import Rules  # noqa: E402
 from sim.dataset.read import load_game, read_manifest  # noqa: E402
 from sim.engine.game import Game  # noqa: E402
 from sim.engine.history import copy_game  # noqa: E402
@@ -47,10 +49,8 @@ from sim.engine.state import BLACK, ST, TO_MOVE, colour_row, new_state  # noqa: 
 from sim.errors import UserError  # noqa: E402
 from sim.komi import fitting  # noqa: E402
 from sim.native import NativePlayers  # noqa: E402
-from sim.player import Player  # noqa: E402
 from sim.players.mcts import black_value, finish, search  # noqa: E402
 from sim.players.tree import COUNT, FIRST, NUM  # noqa: E402
-from sim.rules import Rules  # noqa: E402
 
 
 def _started(rules: Rules, player: Player, seed: int) -> NativePlayers:

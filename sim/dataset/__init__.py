@@ -26,5 +26,5 @@ Modules: ``layout`` (the names of the files, the moves schema, the values a run 
 provenance it records), ``check`` (what a folder holds: ``check_run``), ``part`` (one part file,
 its schema and pages checked), ``advice`` (what to run, or to wait for a run that writes),
 ``read`` (games and single games of a checked run). The layer knows the run config
-(``sim.config``) and the engine's vocabulary (``sim.schema.tables``); it does not play games.
+(``sim.config.run``) and the engine's vocabulary (``sim.schema.tables``); it does not play games.
 """

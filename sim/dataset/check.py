@@ -12,8 +12,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from sim.config import RunConfig
-from sim.config_file import config_from_dict
+from sim.config.file import config_from_dict
+from sim.config.run import RunConfig
 from sim.dataset.advice import busy, resume_command, writing
 from sim.dataset.layout import (
     GAMES,

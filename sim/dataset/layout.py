@@ -7,7 +7,7 @@ import re
 
 import pyarrow as pa
 
-from sim.config import RunConfig
+from sim.config.run import RunConfig
 from sim.schema.tables import RULESETS, RUN_COLUMNS, SCHEMA_VERSION
 
 MANIFEST = "manifest.json"

@@ -13,7 +13,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from sim.config import RunConfig
+from sim.config.run import RunConfig
 from sim.dataset.layout import (
     GAMES,
     MOVES,

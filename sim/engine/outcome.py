@@ -193,7 +193,7 @@ def labels(codes: np.ndarray, values) -> pa.Array:
 
 def outcome_arrays(rows: np.ndarray, rules) -> dict:
     """Named outcome columns (Arrow arrays of ``sim.schema.tables.OUTCOME_TYPES``) of raw rows of
-    games played under ``rules`` (``sim.rules.Rules``)."""
+    games played under ``rules`` (``sim.config.rules.Rules``)."""
     n = len(rows)
     size, komi = rules.board_size, rules.komi
     raw = {name: rows[:, i] for i, name in enumerate(RAW_FIELDS)}

@@ -197,7 +197,7 @@ KEY_SEED = 20101010  # the Zobrist keys are the same in every process and run
 
 
 def new_state(rules, exact: bool) -> State:
-    """Allocate the arrays of a game under ``rules`` (``sim.rules.Rules``); ``history.reset``
+    """Allocate the arrays of a game under ``rules`` (``sim.config.rules.Rules``); ``history.reset``
     starts a game. ``exact``: compare whole positions on a key match."""
     size, max_actions = rules.board_size, rules.max_actions
     w = size + 2

@@ -61,7 +61,7 @@ class GtpEngine(Program):
 
     @classmethod
     def of(cls, player) -> GtpEngine:
-        """The program of a ``sim.player.Player`` of kind ``gtp``, started."""
+        """The program of a ``sim.config.player.Player`` of kind ``gtp``, started."""
         return cls(
             player.command,
             player.genmove_timeout,

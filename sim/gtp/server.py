@@ -2,9 +2,9 @@
 
 ``GtpServer(player, rules).serve(stdin, stdout)`` reads GTP commands line by line and answers
 each (``=[id] text`` or ``?[id] message``, a blank line after, flushed), playing one game at a
-time under ``rules`` (``sim.rules.Rules``) with the engine of ``sim.engine.game``; ``genmove``
-asks ``player`` (``sim.player.Player``) through ``sim.native.NativePlayers``, as the batched
-games and the referee do. Game k of the session (counted from 0; a new game starts with
+time under ``rules`` (``sim.config.rules.Rules``) with the engine of ``sim.engine.game``;
+``genmove`` asks ``player`` (``sim.config.player.Player``) through ``sim.native.NativePlayers``, as
+the batched games and the referee do. Game k of the session (counted from 0; a new game starts with
 ``clear_board`` or ``boardsize`` once the current one has an action) draws from the random
 stream ``(seed, k)``.
 
@@ -24,13 +24,13 @@ import sys
 import traceback
 
 from sim import __version__
+from sim.config.player import Player
+from sim.config.rules import Rules
 from sim.engine.game import Game
 from sim.engine.pause import open_pause
 from sim.errors import one_line
 from sim.native import NativePlayers
 from sim.options import OptionError
-from sim.player import Player
-from sim.rules import Rules
 from sim.schema.coords import (
     COLUMNS,
     MAX_SIZE,

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from sim.config.player import Player
 from sim.gtp.engine import engine_seed
 from sim.katago.engine import (
     KatagoEngine,
@@ -37,7 +38,6 @@ from sim.katago.engine import (
     move_query,
     shared_katago,
 )
-from sim.player import Player
 from sim.program import EngineError
 from sim.referee import Fault, Referee, RefereedGame
 

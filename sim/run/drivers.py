@@ -1,4 +1,4 @@
-"""The drivers of a run's games, one registration each in ``DRIVERS`` (``sim.pairing.driver``
+"""The drivers of a run's games, one registration each in ``DRIVERS`` (``sim.config.pairing.driver``
 names the one of a pair of players): ``batch``, the batch kernel (``sim.selfplay``);
 ``referee``, GTP programs one game at a time (``sim.referee``); ``katago``, KataGo many games
 at a time (``sim.katago.driver``).
@@ -21,18 +21,18 @@ from dataclasses import dataclass
 import numpy as np
 
 from sim import kernel_cache
-from sim.config import RunConfig
+from sim.config.pairing import VARIANTS, kernel_variant
+from sim.config.player import Player
+from sim.config.run import RunConfig
 from sim.errors import UserError
 from sim.files import write_text_atomic
-from sim.pairing import VARIANTS, kernel_variant
-from sim.player import Player
 
 
 @dataclass(frozen=True)
 class Driver:
-    """A driver: its ``name`` (what ``sim.pairing.driver`` returns); ``check(cfg)``, the start-up
-    checks of a run it plays (its programs start, answer and take the run's rules; its setups
-    have liberties), a UserError naming the key; ``games`` and ``compiles`` import and return
+    """A driver: its ``name`` (what ``sim.config.pairing.driver`` returns); ``check(cfg)``, the
+    start-up checks of a run it plays (its programs start, answer and take the run's rules; its
+    setups have liberties), a UserError naming the key; ``games`` and ``compiles`` import and return
     the function that plays its games (``sim.selfplay.play_batch``'s contract) and the one
     whose game of stand-ins compiles the kernels those games run; ``reproducibility``: what
     the manifest says of what jpdsim cannot control in its games (docs/gtp.md,

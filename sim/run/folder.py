@@ -9,7 +9,7 @@ import os
 import time
 from pathlib import Path
 
-from sim.config import RunConfig
+from sim.config.run import RunConfig
 from sim.dataset.check import RunState, check_run, read_part
 from sim.dataset.layout import (
     GAMES,

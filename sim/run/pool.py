@@ -27,8 +27,8 @@ from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 
-from sim.config import RunConfig
-from sim.config_file import config_from_dict
+from sim.config.file import config_from_dict
+from sim.config.run import RunConfig
 from sim.errors import UserError, limit_error
 from sim.interrupts import check, deferred, in_main_thread
 from sim.program import close_all, kill_all

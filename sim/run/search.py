@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.config import RunConfig
+from sim.config.run import RunConfig
 from sim.dataset.check import read_part
 from sim.dataset.layout import GAMES, part_name
 from sim.komi.search import next_round

@@ -15,7 +15,7 @@ from sim.errors import quoted
 from sim.files import read_text
 from sim.schema.coords import format_diagram, parse_diagram
 
-CORPUS = Path(__file__).parent / "corpus"
+CORPUS = Path(__file__).parents[1] / "corpus"  # sim/corpus
 TO_MOVE = ("black", "white")
 HEADER_KEYS = ("name", "to_move", "source", "shows")
 

@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from sim.player import Player
+from sim.config.player import Player
 
 #: The variants of the batch kernel (``sim.batch``), by what the players need, as a user reads
 #: them.

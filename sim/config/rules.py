@@ -150,7 +150,7 @@ PRESETS = {
 class KomiSweep:
     """``komi_sweep``: the games of a run cycle through the komis ``values`` of ``ruleset``;
     ``cross_setups``: with several setups, every komi is played from every setup
-    (``sim.config.RunConfig.komi_groups``; False: as the runs stored without the key were
+    (``sim.config.run.RunConfig.komi_groups``; False: as the runs stored without the key were
     played). Validated on creation (``values`` made a tuple of floats)."""
 
     ruleset: str
