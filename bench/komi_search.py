@@ -6,7 +6,7 @@
     the games it adds at a time, the trials' draws, and a grid played once too)
 
 For each board (5x5 and 7x7, Chinese rules, pattern self-play): a pool of games is played once
-(``sim.selfplay.play_rows``) and Black's area lead before komi read from each. The pattern
+(``sim.play.selfplay.play_rows``) and Black's area lead before komi read from each. The pattern
 player does not look at the komi, so a game "at komi k" is a game of the pool scored at k:
 both designs below draw their games from the same pool, and what differs is only where the
 games go.
@@ -62,8 +62,8 @@ def leads(size: int, games: int) -> np.ndarray:
     """Black's Chinese area lead before komi in ``games`` pattern self-play games."""
     from sim.config.rules import Rules
     from sim.engine.outcome import row_margin
+    from sim.play.selfplay import play_rows
     from sim.schema.tables import RULESETS
-    from sim.selfplay import play_rows
 
     rows, _ = play_rows(
         Rules.preset("chinese", size),

@@ -27,7 +27,7 @@ from pathlib import Path
 
 #: The sources of the numba kernels and of the constants they compile in (relative to the
 #: package ``sim``).
-KERNEL_SOURCES = ("engine", "players", "batch.py", "schema")
+KERNEL_SOURCES = ("engine", "players", "play/batch.py", "schema")
 KEEP = 3  # cache folders kept: this one and the most recently used others
 STALE = 86_400  # seconds unused after which a folder beyond KEEP is removed
 ROOT = Path(__file__).resolve().parent  # the package ``sim``

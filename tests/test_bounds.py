@@ -56,7 +56,7 @@ PLAY = """
 import numpy as np
 from sim.config.player import Player
 from sim.config.rules import Rules
-from sim.selfplay import play_batch
+from sim.play.selfplay import play_batch
 
 # one kernel variant, the search's, holds every player; each game has a searching player
 search = Player("mcts", visits=24)

@@ -13,9 +13,9 @@ from sim import kernel_cache
 from sim.config.player import Player
 from sim.config.rules import Rules
 from sim.config.run import RunConfig
-from sim.referee import Referee
+from sim.play.referee import Referee
+from sim.play.selfplay import play_batch
 from sim.run.drivers import DRIVERS
-from sim.selfplay import play_batch
 from tests.test_katago import fake_command, same
 from tests.test_referee import FAKE
 
@@ -45,7 +45,7 @@ def test_the_registry_imports_no_engine():
     code = (
         "import sys, sim.run.runner, sim.run.drivers; "
         "print(sorted(m for m in sys.modules if m.split('.')[0] == 'numba' or m in "
-        "('sim.referee', 'sim.selfplay', 'sim.katago.driver', 'sim.gtp.engine')))"
+        "('sim.play.referee', 'sim.play.selfplay', 'sim.katago.driver', 'sim.gtp.engine')))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"

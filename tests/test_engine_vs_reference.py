@@ -15,8 +15,8 @@ import pytest
 
 from sim.config.player import Player
 from sim.config.rules import Rules
+from sim.play.selfplay import play_batch
 from sim.schema.tables import OUTCOME_FIELDS, REPETITIONS
-from sim.selfplay import play_batch
 from tests.conftest import replay_with_reference
 
 STYLES = [  # (suicide, virtual_rate, player of both colours, games, dead_stones)

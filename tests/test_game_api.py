@@ -1,4 +1,4 @@
-"""`sim.engine.game.Game` and `sim.selfplay.play_batch` refuse bad input with a ValueError
+"""`sim.engine.game.Game` and `sim.play.selfplay.play_batch` refuse bad input with a ValueError
 instead of handing it to kernels that do not check bounds; `sim.config.rules.Rules` is the one rules
 validator, with named presets."""
 
@@ -8,9 +8,9 @@ import pytest
 from sim.config.rules import PRESETS, Rules
 from sim.engine.game import Game
 from sim.options import OptionError
+from sim.play.selfplay import play_batch
 from sim.schema.coords import parse_action
 from sim.schema.tables import DEFAULT_KOMI
-from sim.selfplay import play_batch
 
 
 @pytest.mark.parametrize("action", [25, 100, -6])

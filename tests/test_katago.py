@@ -26,7 +26,7 @@ from sim.katago.driver import play_katago
 from sim.katago.engine import KatagoEngine, QueryFault, best_move, dead_stones, move_query
 from sim.katago.rules import query_rules
 from sim.options import OptionError
-from sim.program import EngineError
+from sim.play.program import EngineError
 from sim.schema.coords import AGREE, format_action
 from tests import faults
 from tests.conftest import without_compile_notes
@@ -437,7 +437,7 @@ def test_a_run_whose_games_keep_ending_engine_error_stops(model, tmp_path, capsy
     """An engine that answers every game's second query with an error (its start-up check
     passes): after GIVE_UP_AFTER games in a row end engine_error the run stops, one line says
     why, exit 2, the manifest says stopped."""
-    from sim.referee import GIVE_UP_AFTER
+    from sim.play.referee import GIVE_UP_AFTER
 
     c = config(tmp_path / "c.toml", model, fake_command("error", "--at", ":2"), games=40)
     out = tmp_path / "run"

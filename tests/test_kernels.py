@@ -12,7 +12,7 @@ import pytest
 from sim.config.player import Player
 from sim.config.rules import Rules
 from sim.engine.game import Game
-from sim.native import NativePlayers
+from sim.play.native import NativePlayers
 from sim.run.drivers import DRIVERS
 from sim.schema.coords import AGREE, RESUME, parse_action
 
@@ -38,7 +38,7 @@ def test_a_light_run_compiles_no_other_player():
     """In a fresh process, random self-play loads the light kernel and nothing of the
     pattern player or the search (numba lists what a dispatcher compiled or loaded)."""
     code = (
-        "import numpy as np; from sim.selfplay import play_batch; "
+        "import numpy as np; from sim.play.selfplay import play_batch; "
         "from sim.config.rules import Rules; "
         "import sim.players.mcts as m, sim.players.pattern as p, sim.players.choose as c; "
         "play_batch(Rules(5), seed=1, game_ids=np.arange(3)); "

@@ -13,6 +13,7 @@ from sim.engine.game import Game
 from sim.engine.history import PASS
 from sim.engine.outcome import outcome_row, row_margin
 from sim.engine.state import BLACK, WHITE, new_state
+from sim.play.selfplay import play_batch
 from sim.players.mcts import (
     EVEN_VISITS,
     MIN_PRIOR,
@@ -39,7 +40,6 @@ from sim.players.tree import (
 )
 from sim.schema.coords import RESIGN
 from sim.schema.tables import MAX_RESUMPTIONS, RAW_FIELDS, RULESETS
-from sim.selfplay import play_batch
 from tests.reference import RefGame
 
 SMALL = Player("mcts", visits=64, playout="random")

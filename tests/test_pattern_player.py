@@ -11,13 +11,13 @@ import pytest
 
 from sim.config.rules import Rules
 from sim.engine.state import BLACK, INTERIOR, LAST_POINT, PLAIN, ST, WHITE, slot
+from sim.play.selfplay import play_batch
 from sim.players import pattern as P
 from sim.players.random import random_move
 from sim.players.stream import start_stream
 from sim.players.tactics import MANY, bad_self_atari, liberties_after
 from sim.schema.coords import PASS, VIRTUAL, format_action, parse_action
 from sim.schema.tables import REPETITIONS, SUICIDES
-from sim.selfplay import play_batch
 from tests.conftest import new_game
 from tests.conftest import numba_game as Game
 

@@ -14,10 +14,10 @@ from sim.cli import main as cli
 from sim.config.player import Player
 from sim.config.rules import Rules
 from sim.engine.state import BLACK, INTERIOR, PENDING_PASS, ST, WHITE, new_state
+from sim.play.selfplay import play_batch
 from sim.players import pattern as P
 from sim.players import prior
 from sim.players.ladder import new_line
-from sim.selfplay import play_batch
 from tests.conftest import numba_game as Game
 from tests.reference import place
 from tests.test_ladder import python_ladder_caught

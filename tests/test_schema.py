@@ -14,6 +14,7 @@ from sim.config.rules import Rules
 from sim.config.run import RunConfig
 from sim.dataset.layout import run_constants
 from sim.dataset.write import games_table
+from sim.play.selfplay import batch_columns
 from sim.schema.tables import (
     COLUMN_TABLE,
     CONFIG_COLUMNS,
@@ -29,7 +30,6 @@ from sim.schema.tables import (
     WORK,
     columns_of,
 )
-from sim.selfplay import batch_columns
 from tests import synthetic
 
 #: The digest of GAME_SCHEMA's names and types at each schema version: a change of the files'

@@ -13,8 +13,8 @@ from sim.config.player import Player
 from sim.config.rules import Rules
 from sim.config.setups import corpus_names, load_setup, make_setup, read_setup
 from sim.errors import UserError
+from sim.play.selfplay import play_batch
 from sim.schema.coords import VIRTUAL, parse_action
-from sim.selfplay import play_batch
 from tests.conftest import replay_with_reference
 
 #: A ko on 4x4: Black C3 takes the White stone B3; White B3 would take back C3 at once.

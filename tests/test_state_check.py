@@ -29,8 +29,8 @@ from sim.engine.state import (
     WHITE,
     slot,
 )
+from sim.play.selfplay import play_batch
 from sim.schema.coords import parse_action
-from sim.selfplay import play_batch
 from tests.conftest import new_game, numba_game
 
 # Black's chain C3-C4, White's lone stone at D3; White's A5 captured, a converted pass and a

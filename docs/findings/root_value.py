@@ -48,7 +48,7 @@ from sim.engine.history import copy_game  # noqa: E402
 from sim.engine.state import BLACK, ST, TO_MOVE, colour_row, new_state  # noqa: E402
 from sim.errors import UserError  # noqa: E402
 from sim.komi import fitting  # noqa: E402
-from sim.native import NativePlayers  # noqa: E402
+from sim.play.native import NativePlayers  # noqa: E402
 from sim.players.mcts import black_value, finish, search  # noqa: E402
 from sim.players.tree import COUNT, FIRST, NUM  # noqa: E402
 

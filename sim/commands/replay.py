@@ -25,7 +25,7 @@ from sim.config.setups import Setup, load_setup
 from sim.engine.game import Game
 from sim.errors import UserError
 from sim.options import OptionError
-from sim.program import named_command
+from sim.play.program import named_command
 from sim.schema.coords import (
     MoveError,
     format_action,

@@ -3,7 +3,7 @@
 A ``Rules`` value holds every knob that decides how a game is played and scored (docs/rules.md
 §1-§5, §8): board size, repetition rule, suicide option, move cap, dead-stone mode and the
 komi of each ruleset (a read-only ``Komi``). Run configs, ``sim.engine.game.Game``,
-``sim.selfplay.play_batch``, ``jpdsim replay`` and the runner all take a ``Rules``; nothing
+``sim.play.selfplay.play_batch``, ``jpdsim replay`` and the runner all take a ``Rules``; nothing
 else validates rule options. A ``KomiSweep`` is a run config's ``komi_sweep``; ``Rules.at_komi``
 gives the rules of a sweep's or a search's games at each of its komis.
 

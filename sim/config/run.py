@@ -148,7 +148,7 @@ class RunConfig:
     def komi_groups(self, game_ids: np.ndarray) -> list[tuple[RunConfig, np.ndarray]]:
         """The games ``game_ids`` by the komi they are played at: (their config, their
         positions in ``game_ids``) in komi order, one group without a sweep or a search. Game
-        i starts from setup i mod s (``sim.batch``) and is played at the sweep's komi
+        i starts from setup i mod s (``sim.play.batch``) and is played at the sweep's komi
         (i div s) mod k, so that every (komi, setup) pair has one game in each s * k
         (``cross_setups``; else at komi i mod k); a search crosses its round's komis with the
         setups the same way."""
@@ -218,7 +218,8 @@ class RunConfig:
         return driver(self.black, self.white)
 
     def play_kwargs(self) -> dict:
-        """Keyword arguments of ``sim.selfplay.play_batch`` (all but game_ids, record_moves)."""
+        """Keyword arguments of ``sim.play.selfplay.play_batch`` (all but game_ids and
+        record_moves)."""
         return dict(
             rules=self.rules,
             black=self.black,

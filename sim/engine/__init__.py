@@ -7,7 +7,7 @@ endings: everything that depends on the game's history) -> ``scoring`` (every co
 of docs/rules.md §7) -> ``outcome`` (the raw outcome row of a game, and raw rows to named columns,
 margins, winners). ``check`` recomputes the incremental state from the board (a debug and test
 aid); ``game`` plays one game action by action from Python. Players live in ``sim.players``,
-batches in ``sim.selfplay``. Importing the package points numba at the kernels' cache folder
+batches in ``sim.play.selfplay``. Importing the package points numba at the kernels' cache folder
 (``sim.kernel_cache``) and installs ``indexing`` (the kernels index without numba's negative-index
 wraparound) and ``inlining`` (numba inlines the kernels' helpers without needless copies of
 their IR) before any kernel is defined, compiled or loaded.

@@ -1,6 +1,6 @@
 """One game, action by action, from Python: the engine behind `jpdsim replay` and the tests.
 
-The same kernels play the batched games of ``sim.selfplay``; here each call is one action.
+The same kernels play the batched games of ``sim.play.selfplay``; here each call is one action.
 """
 
 import math

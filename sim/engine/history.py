@@ -252,7 +252,7 @@ def _apply_action(g, action, code):
 
 
 # One compiled copy each for the callers, and an inlined one for the light playout's loop
-# (``sim.players.random``, ``sim.batch``), where a call costs about an eighth of the speed.
+# (``sim.players.random``, ``sim.play.batch``), where a call costs about an eighth of the speed.
 judge = njit(cache=True, _nrt=False)(_judge)
 judge_inline = njit(cache=True, _nrt=False, inline="always")(_judge)
 apply_action = njit(cache=True, _nrt=False)(_apply_action)

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from sim.files import write_text_atomic
 from sim.katago.rules import query_rules
-from sim.program import EngineError, Program, resolve, shared, shown
+from sim.play.program import EngineError, Program, resolve, shared, shown
 
 log = logging.getLogger("jpdsim.katago")
 _VERSION_ID = "jpdsim:version"

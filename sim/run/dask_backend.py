@@ -8,7 +8,7 @@ from pathlib import Path
 
 from sim.config.run import RunConfig
 from sim.errors import UserError, one_line
-from sim.program import task_programs
+from sim.play.program import task_programs
 from sim.run.shard import play_shard
 
 log = logging.getLogger("jpdsim.runner")

@@ -95,8 +95,8 @@ def _judged(state: RunState, row: dict, actions, names: list[str]):
     row, or None when a stored move is illegal; what the comparison adds). What only the
     programs could tell is taken from the row: an ``engine_error`` ending, ``engine_illegal``."""
     from sim.engine.game import Game  # the engine (numba) only to re-play
-    from sim.referee import raw_outcome
-    from sim.selfplay import batch_columns
+    from sim.play.referee import raw_outcome
+    from sim.play.selfplay import batch_columns
 
     where = f"{state.run_dir}: game {row['game_id']}"
     if actions is None:

@@ -49,7 +49,7 @@ def ending_name(code: int) -> str | None:
     return ENDINGS[code - 1] if code else None
 
 
-NO_WINNER_ENDINGS = ("cycle", "move_limit", "engine_error")  # engine_error: sim.referee
+NO_WINNER_ENDINGS = ("cycle", "move_limit", "engine_error")  # engine_error: sim.play.referee
 #: Endings without a score: no winner, or a resignation (its winner is set, its margins null).
 UNSCORED_ENDINGS = (*NO_WINNER_ENDINGS, "resign")
 #: The player kinds (``sim.config.player.Player``; docs/rules.md §11): (the config keys of its

@@ -1,6 +1,7 @@
 """The simulator's own players of one game driver, as one object: the batch
-(``sim.selfplay``), the GTP referee (``sim.referee``) and the GTP server (``sim.gtp.server``)
-all choose moves, follow the game and name dead stones through ``NativePlayers``.
+(``sim.play.selfplay``), the GTP referee (``sim.play.referee``) and the GTP server
+(``sim.gtp.server``) all choose moves, follow the game and name dead stones through
+``NativePlayers``.
 
 It holds each colour's kernel row (``sim.players.params``), the game's random stream
 (``sim.players.stream``), a searching player's trees and simulations' state

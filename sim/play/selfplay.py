@@ -2,21 +2,21 @@
 
 ``play_batch`` is the engine's front door for the runner: rules and players in, named
 outcome columns (and, if asked, every game's actions) out. ``play_rows`` plays the games and
-returns the kernel's raw rows. The kernel is ``sim.batch``'s, compiled for what the players
+returns the kernel's raw rows. The kernel is ``sim.play.batch``'s, compiled for what the players
 need (``sim.config.pairing.kernel_variant``).
 """
 
 import numpy as np
 import pyarrow as pa
 
-from sim.batch import play_games
 from sim.config.player import Player
 from sim.config.rules import Rules
 from sim.engine.check import CONSISTENT, describe
 from sim.engine.history import reset
 from sim.engine.outcome import R_REP_BANS, columns, outcome_arrays
 from sim.engine.state import BLACK, new_state
-from sim.native import NativePlayers
+from sim.play.batch import play_games
+from sim.play.native import NativePlayers
 from sim.schema.coords import format_action
 from sim.schema.tables import RAW_FIELDS
 
@@ -33,7 +33,7 @@ def play_batch(rules: Rules, *, arrow=False, **games):
     setups = games.get("setups", ())
     names = np.array([x.name for x in setups] if setups else [None], object)
     ids = np.asarray(games["game_ids"], np.int64)
-    illegal = np.zeros(ids.size, np.int32)  # no engine here (``sim.referee``)
+    illegal = np.zeros(ids.size, np.int32)  # no engine here (``sim.play.referee``)
     return batch_columns(rows, rules, illegal, names[ids % len(names)], arrow), moves
 
 
@@ -64,7 +64,7 @@ def play_rows(
         raise TypeError(f"the rules must be a sim.config.rules.Rules, not {type(rules).__name__}")
     black, white = (p if isinstance(p, Player) else Player(p) for p in (black, white))
     if black.is_program or white.is_program:
-        raise ValueError("a program plays through sim.referee or sim.katago.driver")
+        raise ValueError("a program plays through sim.play.referee or sim.katago.driver")
     native = NativePlayers(rules, black, white, virtual_rate)
     params = None if native.variant == "light" else native.params
     size = rules.board_size
