@@ -52,7 +52,7 @@ from sim.engine.state import (  # noqa: E402
 from sim.players import prior  # noqa: E402
 from sim.players.ladder import new_line  # noqa: E402
 from sim.players.mcts import HAND_PASS, hand_prior  # noqa: E402
-from sim.players.pattern import colours_swapped  # noqa: E402
+from sim.players.shapes import colours_swapped  # noqa: E402
 from sim.schema.coords import PASS, VIRTUAL  # noqa: E402
 
 NO_CLASS = -1  # a pass's pattern class: none

@@ -91,9 +91,10 @@ from sim.players.params import (
     K_VISITS,
     PATTERN_PLAYOUT,
 )
-from sim.players.pattern import around, matches_at, pattern_move
+from sim.players.pattern import pattern_move
 from sim.players.prior import F, is_candidate, is_suicide, move_weight
 from sim.players.random import random_move
+from sim.players.shapes import around, matches_at
 from sim.players.tactics import bad_self_atari
 from sim.players.tree import (
     ACT,
