@@ -14,7 +14,7 @@ generalised Bradley-Terry model, fitted here by Adam on the full batch rather th
 with an L2 penalty ``--l2`` (a Gaussian prior on each log-gamma). A share ``--holdout`` of the
 games (drawn with seed 0) is kept out of the fit and scored: the top-1 prediction rate and the
 mean log-likelihood of the learned prior, of each shipped learned prior, of the hand-set prior
-of the search before them (``sim.players.mcts.hand_prior``) and of a uniform choice. The
+of the search before them (``sim.players.expand.hand_prior``) and of a uniform choice. The
 weights, the feature names and this command are written to ``--out``.
 
 The shipped weights were learned from KataGo's self-play through jpdsim (docs/findings.md,
@@ -50,8 +50,8 @@ from sim.engine.state import (  # noqa: E402
     new_state,  # noqa: E402
 )
 from sim.players import prior  # noqa: E402
+from sim.players.expand import HAND_PASS, hand_prior  # noqa: E402
 from sim.players.ladder import new_line  # noqa: E402
-from sim.players.mcts import HAND_PASS, hand_prior  # noqa: E402
 from sim.players.shapes import colours_swapped  # noqa: E402
 from sim.schema.coords import PASS, VIRTUAL  # noqa: E402
 
