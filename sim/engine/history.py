@@ -11,10 +11,10 @@ from sim.engine.board import (
     clear,
     copy_board,
     is_empty,
-    key_after,
     play_stone,
     put_stone,
 )
+from sim.engine.lookahead import key_after
 from sim.engine.repetition import (
     count_virtual,
     record,

@@ -73,7 +73,7 @@ REASONS = {
     NO_PAUSE: "not at a pause",
 }
 
-# what a real move would do (``board.key_after``): an ordinary move or a capture, a suicide
+# what a real move would do (``lookahead.key_after``): an ordinary move or a capture, a suicide
 # of the single stone played, a suicide of a chain of two or more stones
 PLACES, SUICIDE_ONE, SUICIDE_MANY = 0, 1, 2
 

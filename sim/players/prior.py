@@ -25,8 +25,9 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from sim.engine.board import in_atari_at, key_after, neighbour
+from sim.engine.board import in_atari_at, neighbour
 from sim.engine.history import judge
+from sim.engine.lookahead import key_after
 from sim.engine.state import (
     BORDER,
     COLOR,
@@ -265,7 +266,7 @@ def move_weight(s, p, c, pattern, features, keys, values, b, line, ladders):
 @njit(cache=True, _nrt=False, inline="always")
 def is_suicide(s, p, c):
     """Whether ``c``'s move at the empty ``p`` leaves its own chain without a liberty (the
-    engine's own reading, ``board.key_after``; legal only as a multi-stone suicide under
+    engine's own reading, ``lookahead.key_after``; legal only as a multi-stone suicide under
     ``suicide = "multi"``)."""
     return key_after(s, p, c)[1] != PLACES
 
