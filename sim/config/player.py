@@ -5,6 +5,10 @@ gives one per colour (``[players.black]``, ``[players.white]``); rows record eac
 canonical string (``Player.name``, read back by ``Player.from_name``), which the analysis
 groups by. docs/rules.md §11, and docs/gtp.md for ``gtp``.
 
+Longer than 300 lines on purpose: 80 of them are the table below, the reference of every
+parameter, kept beside the fields and limits it describes; the rest is one value type, whose
+canonical name is read back (``from_name``) through the checks that made it.
+
 =============== ============================================== ==================
 parameter       meaning                                        default
 =============== ============================================== ==================
