@@ -16,7 +16,7 @@ import pandas as pd
 from analysis import counts, finishes_last, groups, komi_sweep, stats
 from analysis.disagreement import winner_codes
 from analysis.finishes_last import player_codes
-from sim.schema import FIRST, LAST
+from sim.schema.tables import FIRST, LAST
 
 COLUMNS = ("winner_jpd_a", "winner_jpd_b", "margin_jpd_a", "margin_jpd_b", FIRST, "area_diff_jpd")
 _FIRST_LABELS = ("B", "W", "none")

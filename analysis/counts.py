@@ -31,7 +31,7 @@ from analysis import groups, load, runs, stats
 from analysis.stats import WEIGHT
 from sim.dataset.check import RunState
 from sim.errors import UserError
-from sim.schema import CONFIG_COLUMNS, FIRST, LAST, RULESET_SCORE, RULESETS
+from sim.schema.tables import CONFIG_COLUMNS, FIRST, LAST, RULESET_SCORE, RULESETS
 
 #: Keys of every cube: what a table may group by (``run`` only when there are several runs).
 BASE = ("run", *CONFIG_COLUMNS, "setup")
@@ -249,7 +249,7 @@ def merge_statistics(a: Statistics, b: Statistics) -> Statistics:
 
 
 #: String keys whose categories the loader orders as it meets them (the others have a
-#: fixed vocabulary, ``sim.schema.VOCABULARY``).
+#: fixed vocabulary, ``sim.schema.tables.VOCABULARY``).
 _MET_IN_ORDER = ("player_b", "player_w", "setup")
 
 

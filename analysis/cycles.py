@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from analysis import counts, groups, stats
-from sim.schema import FIRST, RULESETS, VOCABULARY
+from sim.schema.tables import FIRST, RULESETS, VOCABULARY
 
 COLUMNS = (
     "game_id",

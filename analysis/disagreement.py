@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from analysis import counts, groups, stats
-from sim.schema import RULESETS
+from sim.schema.tables import RULESETS
 
 OUTCOMES = ("B", "W", "draw")
 COLUMNS = tuple(f"winner_{r}" for r in RULESETS)

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from analysis import counts, groups, stats
-from sim.schema import FIRST, LAST
+from sim.schema.tables import FIRST, LAST
 
 PLAYERS = ("B", "W")
 COLUMNS = (LAST, FIRST, "area_diff_jpd")

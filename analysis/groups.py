@@ -1,6 +1,6 @@
 """The groups a table is split by. A table function's ``by`` names game columns, or group
 columns made from game columns (``SOURCES``): ``config`` (one label per combination of the
-config columns, ``sim.schema.CONFIG_COLUMNS``) and ``players`` (the players of a game);
+config columns, ``sim.schema.tables.CONFIG_COLUMNS``) and ``players`` (the players of a game);
 ``split`` gives each row its group and the table of the groups' keys."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from sim.schema import CONFIG_COLUMNS
+from sim.schema.tables import CONFIG_COLUMNS
 
 #: The group columns made from game columns, and the game columns each is made from.
 SOURCES = {"config": CONFIG_COLUMNS, "players": ("player_b", "player_w")}

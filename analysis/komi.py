@@ -1,9 +1,10 @@
 """Komi: Black's win, draw and loss rates as a function of komi, and the fair komi.
 
-For every ruleset the stored raw difference (``sim.schema.RULESET_SCORE``) minus the ruleset's
-extra point (``extra``) is Black's lead x before komi, so Black wins under komi k when x > k,
-draws when x = k. Every computation works on the histogram of x in half points (scores are whole
-or half points), never on rows: the whole analysis costs one ``bincount`` per ruleset.
+For every ruleset the stored raw difference (``sim.schema.tables.RULESET_SCORE``) minus the
+ruleset's extra point (``extra``) is Black's lead x before komi, so Black wins under komi k
+when x > k, draws when x = k. Every computation works on the histogram of x in half points
+(scores are whole or half points), never on rows: the whole analysis costs one ``bincount``
+per ruleset.
 
 Fair komi: the komi at which Black's score rate (wins + half the draws) is one half, read off
 by linear interpolation between half-point komis; for a distribution symmetric about m it is
@@ -20,8 +21,8 @@ import pandas as pd
 
 from analysis import counts, groups, stats
 from analysis.stats import extra
-from sim import komi_fit
-from sim.schema import (
+from sim.komi import fitting
+from sim.schema.tables import (
     DEFAULT_KOMI,
     FIRST,
     LAST,
@@ -165,7 +166,7 @@ def fair_komi(
             c = hist[g]
             fair = fair_komi_from_counts(leads, c)[0]
             if c.sum() > 0 and n_boot > 0:
-                boot = fair_komi_from_counts(leads, komi_fit.bootstrap_counts(c, n_boot, seed))
+                boot = fair_komi_from_counts(leads, fitting.bootstrap_counts(c, n_boot, seed))
                 lo, hi = np.nanquantile(boot, [(1 - level) / 2, (1 + level) / 2])
             else:
                 lo = hi = np.nan

@@ -1,5 +1,5 @@
 """The fair komi fitted from games played at several komis (a komi sweep, or runs at different
-komis analysed together): ``sim.komi_fit`` per ruleset and group, with why a value is missing,
+komis analysed together): ``sim.komi.fitting`` per ruleset and group, with why a value is missing,
 Black's score at each komi played, and the table ``jpdsim komi`` prints. It reads each game's
 result at the komi it was played at, so it holds for players whose play depends on komi;
 ``analysis.komi``'s margin method stands beside it."""
@@ -12,8 +12,8 @@ import pandas as pd
 from analysis import counts, groups, show, stats
 from analysis.disagreement import winner_codes
 from analysis.komi import fair_komi
-from sim import komi_fit
-from sim.schema import RULESET_METHOD, RULESETS
+from sim.komi import fitting
+from sim.schema.tables import RULESET_METHOD, RULESETS
 
 
 def _sweep_counts(data, ruleset: str, by=None) -> tuple[pd.DataFrame, np.ndarray, np.ndarray]:
@@ -33,14 +33,14 @@ def _note(
     komis: np.ndarray, fitted: np.ndarray, fair: float, interval: bool, around=(np.nan, np.nan)
 ) -> str:
     """Why a fitted fair komi (or, unless ``interval``, a bound of its interval) is missing,
-    and whether the komis ``around`` the crossing (``sim.komi_fit.bracket``) leave a gap; "" when
-    nothing is to say."""
+    and whether the komis ``around`` the crossing (``sim.komi.fitting.bracket``) leave a gap;
+    "" when nothing is to say."""
     if len(komis) == 0:
         return "no game with a result"
     if np.isfinite(fair):
         notes = []
         low, high = around
-        if high - low > komi_fit.GAP:
+        if high - low > fitting.GAP:
             notes.append(
                 f"a gap: no komi played between {low:g} and {high:g}, where the fit crosses "
                 f"1/2; the fair komi lies anywhere between them (the interval covers them)"
@@ -70,7 +70,7 @@ def fitted_fair_komi(
     different komis): one row per ruleset (and group).
 
     The fit and its percentile bootstrap interval (``n_boot`` redraws of the games within each
-    komi, ``seed``) are ``sim.komi_fit``'s.
+    komi, ``seed``) are ``sim.komi.fitting``'s.
 
     Columns: [by], ruleset, method, games, komis (distinct komi values), fair komi, fair komi
     lo, fair komi hi, bracketed (Black's fitted score is at least 1/2 at the lowest komi and
@@ -87,12 +87,12 @@ def fitted_fair_komi(
     rows = []
     for r in rulesets:
         keys, komis, t = _sweep_counts(data, r, by)
-        boot = komi_fit.bootstrap_counts(t, n_boot, seed) if n_boot > 0 else None
+        boot = fitting.bootstrap_counts(t, n_boot, seed) if n_boot > 0 else None
         for g in range(len(keys)):
             played = t[g].sum(axis=-1) > 0
             k, c = komis[played], t[g][played]
             replicates = None if boot is None else boot[:, g][:, played]
-            fair, lo, hi, around, fitted = komi_fit.fit(k, c, replicates, level)
+            fair, lo, hi, around, fitted = fitting.fit(k, c, replicates, level)
             finite = np.isfinite([fair, lo, hi])
             row = {
                 "ruleset": r,
@@ -136,10 +136,10 @@ def sweep_curve(data, rulesets=RULESETS, by=None) -> pd.DataFrame:
                     "games": games,
                     "wins": c[:, 0],
                     "draws": c[:, 1],
-                    "score": komi_fit.score(c),
+                    "score": fitting.score(c),
                     "score lo": lo,
                     "score hi": hi,
-                    "fitted score": komi_fit.isotonic(komi_fit.score(c), games),
+                    "fitted score": fitting.isotonic(fitting.score(c), games),
                 }
             )
             frames.append(groups.with_keys(keys, out, np.full(len(out), g)))

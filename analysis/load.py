@@ -8,8 +8,8 @@ temporary files of a running run are never read. Only the whole shard files that
 found are then read, one at a time (``sim.dataset.check.read_part``: every page checked against
 its CRC, every row there, an error names the file): only the columns asked for (and those of
 a filter, applied as each file is read); string columns arrive as categoricals with a fixed
-vocabulary (``sim.schema.VOCABULARY``) and half-point columns as float32, so ten million games fit
-easily in memory.
+vocabulary (``sim.schema.tables.VOCABULARY``) and half-point columns as float32, so ten
+million games fit easily in memory.
 
 Every error is a ``sim.errors.UserError`` whose one-line message names the run folder or file."""
 
@@ -29,7 +29,7 @@ from analysis.runs import run_labels, unique_runs
 from sim.dataset.check import RunState, check_run, read_part
 from sim.dataset.layout import GAMES, part_name
 from sim.errors import UserError, one_line
-from sim.schema import GAME_SCHEMA, HALF, RULESETS, VOCABULARY, columns_of
+from sim.schema.tables import GAME_SCHEMA, HALF, RULESETS, VOCABULARY, columns_of
 
 #: Float columns whose values are whole or half points: read as float32 (exact).
 HALF_POINT_COLUMNS = columns_of(HALF)
@@ -155,7 +155,9 @@ def _columns(columns: Sequence[str] | None) -> list[str]:
     )
     unknown = [c for c in columns if c not in GAME_SCHEMA.names]
     if unknown:
-        raise UserError(f"no column {unknown[0]!r} in the games schema (sim.schema.GAME_SCHEMA)")
+        raise UserError(
+            f"no column {unknown[0]!r} in the games schema (sim.schema.tables.GAME_SCHEMA)"
+        )
     return columns
 
 

@@ -1,7 +1,7 @@
 """The players: strength between player pairs, fair komi per pair and per visit count, and
 how games end by player.
 
-Rows name each player by its canonical string (``player_b``, ``player_w``: ``sim.player``);
+Rows name each player by its canonical string (``player_b``, ``player_w``: ``sim.config.player``);
 a pairing is the unordered pair, its first player the one first in sort order. Scores count a
 win 1, a draw ½; games without a winner (cycle, move limit) are left out of the strength.
 """
@@ -12,9 +12,9 @@ import numpy as np
 import pandas as pd
 
 from analysis import counts, groups, komi, stats
+from sim.config.player import Player
 from sim.options import OptionError
-from sim.player import Player
-from sim.schema import RULESETS
+from sim.schema.tables import RULESETS
 
 #: The columns these tables read.
 COLUMNS = tuple(

@@ -16,7 +16,7 @@ from matplotlib.figure import Figure
 from analysis import cjk
 from analysis.groups import by_columns
 from analysis.show import significant
-from sim.schema import DEFAULT_KOMI, RULESETS
+from sim.schema.tables import DEFAULT_KOMI, RULESETS
 
 cjk.use_in_figures()
 #: The most groups a figure shows one by one (``disagreement.top`` pools the others).

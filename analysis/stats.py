@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from sim.schema import RULESET_SCORE
+from sim.schema.tables import RULESET_SCORE
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 #: The column of a weighted frame that counts the games of each row.
@@ -40,7 +40,7 @@ def games(df: pd.DataFrame) -> int:
 
 def extra(df: pd.DataFrame, ruleset: str) -> np.ndarray:
     """The extra point charged to Black (0 or 1) in every game under ``ruleset``
-    (``sim.schema.RULESET_SCORE``)."""
+    (``sim.schema.tables.RULESET_SCORE``)."""
     trigger = RULESET_SCORE[ruleset][1]
     if trigger is None:
         return np.zeros(len(df), dtype=np.int8)

@@ -12,7 +12,7 @@ import pandas as pd
 from analysis import counts, stats
 from analysis.disagreement import COLUMNS as WINNER_COLUMNS
 from analysis.disagreement import disagreement_matrix, winner_codes
-from sim.schema import ENDINGS, RULESETS
+from sim.schema.tables import ENDINGS, RULESETS
 
 #: The game columns the summary reads.
 COLUMNS = ("ending", *WINNER_COLUMNS)

@@ -27,7 +27,7 @@ from sim.commands.stress import load_stress  # noqa: E402
 def compare(cfg, games: int) -> tuple[int, int, float, float]:
     """(games, mismatching games, seconds hash-only, seconds exact) of one run's first
     ``games`` games."""
-    from sim.selfplay import play_batch
+    from sim.play.selfplay import play_batch
 
     ids = np.arange(games)
     seconds, results = [], []

@@ -3,7 +3,7 @@ players or the compiler patches leaves every game as it was.
 
     python bench/game_hashes.py [--quick]
 
-Each mix (players, rules, options) plays its games through ``sim.selfplay.play_rows``; its
+Each mix (players, rules, options) plays its games through ``sim.play.selfplay.play_rows``; its
 digest is the SHA-256 of every raw outcome row and every action. Prints one line per mix and
 the digest of all; run it on two versions of the code and compare (``git worktree add`` puts
 the other version beside this one). ``--quick`` plays a tenth of the games.
@@ -20,10 +20,10 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the engine of this tree, not an installed one
 
-from sim.player import EVENING, LATE_NIGHT, NIGHT, PUCT, Player  # noqa: E402
-from sim.rules import Rules  # noqa: E402
+from sim.config.player import EVENING, LATE_NIGHT, NIGHT, PUCT, Player  # noqa: E402
+from sim.config.rules import Rules  # noqa: E402
 
-# Each mix pins the earlier default search of ``sim.player`` (``LATE_NIGHT``, ``NIGHT``,
+# Each mix pins the earlier default search of ``sim.config.player`` (``LATE_NIGHT``, ``NIGHT``,
 # ``EVENING``, ``PUCT``) it was first taken with, so that its digest compares with older code.
 #: The PUCT search with RAVE, the hand-set priors and the random playout.
 MCTS = {"kind": "mcts", **PUCT, "playout": "random", "rave": 1000.0, "prior": "hand"}
@@ -138,7 +138,7 @@ MIXES = [
 
 def digest(size, rule_options, black, white, options, games) -> str:
     """The SHA-256 of the raw rows and the actions of ``games`` games of one mix."""
-    from sim.selfplay import play_rows
+    from sim.play.selfplay import play_rows
 
     rows, moves = play_rows(
         Rules(size, **rule_options),

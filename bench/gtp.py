@@ -14,7 +14,7 @@ figures (one process per worker).
                               [--score-utility U] [--[no-]tactics] [--[no-]doubt-passes]
                               [--[no-]avoid-suicides] [--playout P] [--ruleset R] [--size N]
 
-``speed``: GNU Go self-play at ``--level`` (1) through the referee (``sim.referee``, one
+``speed``: GNU Go self-play at ``--level`` (1) through the referee (``sim.play.referee``, one
 process) against the same games over a plain GTP loop (two GNU Go processes told each other's
 moves until two passes, the same seeds), games/s and the referee's overhead (at most 10%).
 
@@ -51,16 +51,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from analysis.load import IncompleteRunWarning, load_runs  # noqa: E402
 from analysis.stats import wilson  # noqa: E402
-from sim.config_file import config_from_dict  # noqa: E402
+from sim.config.file import config_from_dict  # noqa: E402
+from sim.config.player import Player  # noqa: E402
+from sim.config.rules import Rules  # noqa: E402
 from sim.errors import UserError  # noqa: E402
 from sim.gtp.engine import GtpEngine, engine_seed  # noqa: E402
 from sim.options import OptionError  # noqa: E402
-from sim.player import Player  # noqa: E402
-from sim.program import named_command  # noqa: E402
-from sim.referee import play_refereed  # noqa: E402
-from sim.rules import Rules  # noqa: E402
+from sim.play.program import named_command  # noqa: E402
+from sim.play.referee import play_refereed  # noqa: E402
 from sim.run.runner import run  # noqa: E402
-from sim.schema import PLAYOUTS, PRIORS, RULESETS  # noqa: E402
+from sim.schema.tables import PLAYOUTS, PRIORS, RULESETS  # noqa: E402
 
 SIZE = 9
 

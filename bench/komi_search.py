@@ -6,7 +6,7 @@
     the games it adds at a time, the trials' draws, and a grid played once too)
 
 For each board (5x5 and 7x7, Chinese rules, pattern self-play): a pool of games is played once
-(``sim.selfplay.play_rows``) and Black's area lead before komi read from each. The pattern
+(``sim.play.selfplay.play_rows``) and Black's area lead before komi read from each. The pattern
 player does not look at the komi, so a game "at komi k" is a game of the pool scored at k:
 both designs below draw their games from the same pool, and what differs is only where the
 games go.
@@ -15,11 +15,11 @@ games go.
   apart (half points, ``k - 2.5 .. k + 2.5``), centred on the fair komi of the whole pool (the
   best a grid can be placed: a user who guessed would do worse), games spread evenly, grown by
   ``--grid-games`` at a time (as a search grows by its rounds) until the fit's 95% interval
-  (``sim.komi_fit``, as ``jpdsim komi`` prints it) is within the precision on either side;
+  (``sim.komi.fitting``, as ``jpdsim komi`` prints it) is within the precision on either side;
   with ``--grid-step 0.5`` the whole points between them too (eleven komis), so that the grid
   reads the same curve as the search, whose whole komis pin the draws;
 - **search**, twice, in rounds of 120 games (``--round``) until it stops
-  (``sim.komi_search.next_round``): from ``start = 7.5`` (``--start``, a guess far from both
+  (``sim.komi.search.next_round``): from ``start = 7.5`` (``--start``, a guess far from both
   answers), walking out while its komis do not bracket the answer; and without a ``start``,
   its first round one shard of 40 games around the run's default komi (the same 7.5), its
   second placed by that round's leads (Black's margin plus the komi of each game).
@@ -51,8 +51,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the code of this tree, not an installed one
 
-from sim import komi_fit  # noqa: E402
-from sim.komi_search import KomiSearch, next_round  # noqa: E402
+from sim.komi import fitting  # noqa: E402
+from sim.komi.search import KomiSearch, next_round  # noqa: E402
 
 GRID_SPAN = 2.5  # the grid's komis from its centre: -2.5 to 2.5 in steps of --grid-step
 GRID_GAMES, ROUND, SHARD, CAP = 60, 120, 40, 200_000
@@ -60,10 +60,10 @@ GRID_GAMES, ROUND, SHARD, CAP = 60, 120, 40, 200_000
 
 def leads(size: int, games: int) -> np.ndarray:
     """Black's Chinese area lead before komi in ``games`` pattern self-play games."""
+    from sim.config.rules import Rules
     from sim.engine.outcome import row_margin
-    from sim.rules import Rules
-    from sim.schema import RULESETS
-    from sim.selfplay import play_rows
+    from sim.play.selfplay import play_rows
+    from sim.schema.tables import RULESETS
 
     rows, _ = play_rows(
         Rules.preset("chinese", size),
@@ -117,8 +117,8 @@ def model_counts(modelled, komis, per, rng) -> tuple[np.ndarray, np.ndarray]:
 
 
 def fit(komis, c):
-    boot = komi_fit.bootstrap_counts(c, 1000, 0)
-    return komi_fit.fit(np.asarray(komis, np.float64), c, boot)
+    boot = fitting.bootstrap_counts(c, 1000, 0)
+    return fitting.fit(np.asarray(komis, np.float64), c, boot)
 
 
 def grid_fits(play, centre, rng, step=1.0, grow=GRID_GAMES):
@@ -199,14 +199,14 @@ def main() -> None:
         modelled = model(args.model)
         ks = np.unique(modelled[0])
         wdl = np.array([np.bincount(modelled[1][modelled[0] == k], minlength=3) for k in ks])
-        truth = komi_fit.fit(ks, wdl).fair
+        truth = fitting.fit(ks, wdl).fair
         print(f"a model of {wdl.sum():,} games at {len(ks)} komis, its fair komi {truth:.2f}")
         compare(functools.partial(model_counts, modelled), truth, modelled[3], args)
         return
     for size in (5, 7):
         pool = leads(size, args.pool)
         ks = np.arange(np.floor(pool.min()) - 1, np.ceil(pool.max()) + 1.5, 0.5)
-        truth = komi_fit.fit(ks, np.array([_scored(pool, k) for k in ks])).fair
+        truth = fitting.fit(ks, np.array([_scored(pool, k) for k in ks])).fair
         print(f"{size}x{size}: {args.pool:,} pattern games, fair komi of the pool {truth:.2f}")
         compare(functools.partial(counts, pool), truth, size**2, args)
 

@@ -47,17 +47,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from numba import njit  # noqa: E402
 
 from analysis.stats import wilson  # noqa: E402
+from sim.config.player import EVENING, LATE_NIGHT, NIGHT, PUCT, Player  # noqa: E402
+from sim.config.rules import Rules  # noqa: E402
 from sim.engine.history import apply_action, copy_game, reset  # noqa: E402
 from sim.engine.state import BLACK, new_state  # noqa: E402
-from sim.player import EVENING, LATE_NIGHT, NIGHT, PUCT, Player  # noqa: E402
+from sim.play.selfplay import play_batch  # noqa: E402
 from sim.players.mcts import black_value, finish, search  # noqa: E402
 from sim.players.params import kernel_parameters  # noqa: E402
 from sim.players.pattern import pattern_move  # noqa: E402
 from sim.players.stream import start_stream  # noqa: E402
 from sim.players.tree import drop_trees, new_tree  # noqa: E402
-from sim.rules import Rules  # noqa: E402
-from sim.schema import RAW_FIELDS  # noqa: E402
-from sim.selfplay import play_batch  # noqa: E402
+from sim.schema.tables import RAW_FIELDS  # noqa: E402
 
 PACHI = {"moggy flat": 18_000, "moggy in tree": 13_400, "light flat": 72_000}
 #: mcts self-play rows of ``speed``: the parameters of each (the PUCT search's ``explore`` 1,

@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 
 from sim.dataset.check import check_run, read_part  # noqa: E402
 from sim.dataset.layout import GAMES, MOVES, part_name  # noqa: E402
-from sim.schema import OUTCOME_FIELDS  # noqa: E402
+from sim.schema.tables import OUTCOME_FIELDS  # noqa: E402
 
 
 def _stored(run_dir: Path, k: int, seed: int):

@@ -3,10 +3,10 @@
     python bench/throughput.py [--games9 N] [--games19 N] [--peer COMMAND] [--rounds R]
                                [--core K] [--skip-compile]
 
-First the numba compile time of each kernel variant a run may need (``sim.batch``: light
+First the numba compile time of each kernel variant a run may need (``sim.play.batch``: light
 playouts, playout players, tree search, and the light playouts with the state check), each in
 a fresh process with an empty cache. Then for 9x9 and 19x19: engine-only games/s and
-actions/s on one core, core K (``sim.selfplay.play_rows``: play and full scoring, the raw
+actions/s on one core, core K (``sim.play.selfplay.play_rows``: play and full scoring, the raw
 rows; the best of three runs of a third of the games each), end-to-end ``jpdsim run``
 games/s with 1 and 2 workers (whole command, all the games, shards written), the ratio of
 end-to-end to engine-only, and the fixed cost of a run (the seconds of a run of 8 games:
@@ -40,7 +40,7 @@ sys.path.insert(0, str(ROOT))  # the engine timed in this process is this tree's
 PLAYERS = dict(black="random", white="random", virtual_rate=0.0, record_moves=False)
 
 
-#: The variants of the batch kernel and a call that compiles each (``sim.native``).
+#: The variants of the batch kernel and a call that compiles each (``sim.play.native``).
 VARIANTS = {
     "light playouts": "black='random', white='random'",
     "playout players": "black='pattern', white='kofight'",
@@ -53,8 +53,9 @@ def compile_seconds(call: str) -> float:
     """Seconds to compile the kernels of ``play_batch(..., CALL)`` (one game on 9x9), in a
     fresh process with an empty cache."""
     code = (
-        "import time, numpy as np; t = time.perf_counter(); from sim.selfplay import play_batch; "
-        "from sim.rules import Rules; from sim.player import Player; "
+        "import time, numpy as np; t = time.perf_counter(); "
+        "from sim.play.selfplay import play_batch; "
+        "from sim.config.rules import Rules; from sim.config.player import Player; "
         f"play_batch(Rules(9), seed=0, game_ids=np.arange(1), {call}); "
         "print(time.perf_counter() - t)"
     )
@@ -84,9 +85,9 @@ def engine(size: int, games: int, core: int, repeats: int = 3) -> tuple[float, f
     """(games/s, actions/s) of the kernel in this process on ``core`` (``play_rows``: play +
     full scoring, raw rows): the best of ``repeats`` runs of ``games // repeats`` games each (a
     shared machine's noise only slows)."""
+    from sim.config.rules import Rules
     from sim.engine.outcome import R_ACTIONS
-    from sim.rules import Rules
-    from sim.selfplay import play_rows
+    from sim.play.selfplay import play_rows
 
     rules = Rules(size)
     play_rows(rules, seed=1, game_ids=np.arange(2), **PLAYERS)  # load the cached kernels

@@ -28,8 +28,8 @@ def _path(text: str) -> str:
 
 def _add_rule_options(p, dead_stones_help: str, komi_help: str) -> None:
     """The options of the rules of play (``sim.commands.replay.rules_from_options`` reads them)."""
-    from sim.rules import PRESETS
-    from sim.schema import DEAD_STONES, REPETITIONS, SUICIDES
+    from sim.config.rules import PRESETS
+    from sim.schema.tables import DEAD_STONES, REPETITIONS, SUICIDES
 
     p.add_argument(
         "--rules",
@@ -134,7 +134,7 @@ def _add_stress(sub):
 
 
 def _add_sgf(sub):
-    from sim.schema import RULESETS
+    from sim.schema.tables import RULESETS
 
     p = sub.add_parser(
         "sgf", help="write one game of a run as SGF (re-played when its moves are not stored)"

@@ -1,7 +1,7 @@
 """The folder of numba's on-disk cache of the kernels, keyed by what decides their machine code.
 
 numba's cache notices edits to a kernel's own file only, not to the kernels it calls in other
-files nor to the constants it compiled in (``sim.engine.state``'s indices, ``sim.schema``'s
+files nor to the constants it compiled in (``sim.engine.state``'s indices, ``sim.schema.tables``'s
 vocabulary). One folder per version of everything the cached code depends on keeps it
 consistent, and lets the compile step (``sim.run``) trust a marker in the folder: the kernel
 sources' contents and paths and times (numba stamps each cache entry with its file's path and
@@ -27,7 +27,7 @@ from pathlib import Path
 
 #: The sources of the numba kernels and of the constants they compile in (relative to the
 #: package ``sim``).
-KERNEL_SOURCES = ("engine", "players", "batch.py", "schema.py", "coords.py")
+KERNEL_SOURCES = ("engine", "players", "play/batch.py", "schema")
 KEEP = 3  # cache folders kept: this one and the most recently used others
 STALE = 86_400  # seconds unused after which a folder beyond KEEP is removed
 ROOT = Path(__file__).resolve().parent  # the package ``sim``

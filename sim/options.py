@@ -1,9 +1,9 @@
 """The checks of option values and their one error type.
 
-A run config's keys (``sim.config``), a player's parameters (``sim.player``) and the rules of
-play (``sim.rules``) are checked here: each checker returns the value (a number as a float)
-or raises an ``OptionError`` naming the option. Whoever reads the options turns that into one
-line naming the place: ``sim.config_file`` prefixes the file and the table (``key
+A run config's keys (``sim.config.run``), a player's parameters (``sim.config.player``) and the
+rules of play (``sim.config.rules``) are checked here: each checker returns the value (a number as a
+float) or raises an ``OptionError`` naming the option. Whoever reads the options turns that into one
+line naming the place: ``sim.config.file`` prefixes the file and the table (``key
 'players.black.visits'``), the commands name their option (``--komi jpd_a``).
 """
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pandas as pd
 
 from analysis import load
-from sim.schema import DEFAULT_KOMI
+from sim.schema.tables import DEFAULT_KOMI
 from tests import synthetic
 
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from sim.cli import main as cli
-from sim.coords import format_action, parse_action, parse_diagram
-from sim.schema import OUTCOME_FIELDS, RULESETS
+from sim.schema.coords import format_action, parse_action, parse_diagram
+from sim.schema.tables import OUTCOME_FIELDS, RULESETS
 
 ENGINES = ["reference", "numba", "numba-hash-only"]
 
@@ -86,8 +86,8 @@ def Game(request):
 
 def numba_game(size, setup=None, exact=True, to_move=1, **rules):
     """``sim.engine.game.Game`` with the reference's signature: the rule options as keywords."""
+    from sim.config.rules import Rules
     from sim.engine.game import Game
-    from sim.rules import Rules
 
     return Game(Rules(size, **rules), setup, exact, to_move)
 
@@ -205,8 +205,8 @@ def check_invariants(out, setup=None, to_move=1):
 
 
 def replay_with_reference(rules, actions, where, setup=None, to_move=1, legal=True):
-    """Play ``actions`` (``sim.coords`` encoding) from ``setup`` under ``rules``
-    (``sim.rules.Rules``) in ``sim.engine.game.Game`` (exact mode) and in
+    """Play ``actions`` (``sim.schema.coords`` encoding) from ``setup`` under ``rules``
+    (``sim.config.rules.Rules``) in ``sim.engine.game.Game`` (exact mode) and in
     ``tests.reference.RefGame``, comparing the legal moves before (if ``legal``) and the board
     after every action and checking the engine's state; returns the reference's outcome, which
     must equal the engine's and satisfy ``check_invariants``. ``where`` starts every assertion

@@ -14,13 +14,13 @@ Reading path:
                              and the equal-stones counting, each on a plain list of colours.
 
 Colours: 0 empty, 1 Black, 2 White. Actions: ``PASS`` (-1), ``VIRTUAL`` (-2) or a point
-``y * size + x`` (``sim.coords``). The interface is the one of ``sim.engine.game.Game``.
+``y * size + x`` (``sim.schema.coords``). The interface is the one of ``sim.engine.game.Game``.
 """
 
 import functools
 
-from sim.coords import AGREE, MAX_SIZE, MIN_SIZE, PASS, RESIGN, RESUME, VIRTUAL
-from sim.schema import (
+from sim.schema.coords import AGREE, MAX_SIZE, MIN_SIZE, PASS, RESIGN, RESUME, VIRTUAL
+from sim.schema.tables import (
     DEFAULT_KOMI,
     NO_WINNER_ENDINGS,
     OUTCOME_FIELDS,
@@ -490,7 +490,7 @@ class RefGame:
     # -- the outcome ----------------------------------------------------------------------------
 
     def outcome(self, komi=None):
-        """Every field of ``sim.schema.OUTCOME_FIELDS`` for the game so far (§6-§8)."""
+        """Every field of ``sim.schema.tables.OUTCOME_FIELDS`` for the game so far (§6-§8)."""
         size, cells = self.size, self.cells
         komi = {**DEFAULT_KOMI, **(komi or {})}
         stones = {BLACK: cells.count(BLACK), WHITE: cells.count(WHITE)}

@@ -6,9 +6,9 @@ differences); ``random_games`` draws plausible, mutually consistent games with v
 (not played games: no engine is involved); ``write_run`` writes them as a finished run with the
 dataset layer's own writers (``sim.dataset``), so ``sim.dataset.check.check_run`` accepts it.
 The numbers are made up here, everything derived from them is the engine's: margins and
-winners (``sim.engine.outcome.rulings``), the vocabularies (``sim.schema.ENDINGS``,
-``sim.schema.COLOURS``/``WINNERS``), komi and the move cap (``sim.rules``), the run's
-config (``sim.config.RunConfig``) and its manifest (``sim.dataset.manifest``).
+winners (``sim.engine.outcome.rulings``), the vocabularies (``sim.schema.tables.ENDINGS``,
+``sim.schema.tables.COLOURS``/``WINNERS``), komi and the move cap (``sim.config.rules``), the run's
+config (``sim.config.run.RunConfig``) and its manifest (``sim.dataset.manifest``).
 """
 
 from __future__ import annotations
@@ -21,14 +21,14 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from sim.config import RunConfig
-from sim.config_file import config_from_dict
+from sim.config.file import config_from_dict
+from sim.config.rules import default_max_actions, resolve_komi
+from sim.config.run import RunConfig
 from sim.dataset import write
 from sim.dataset.manifest import environment
 from sim.engine.outcome import labels, rulings
-from sim.rules import default_max_actions, resolve_komi
 from sim.run.folder import new_manifest, record
-from sim.schema import (
+from sim.schema.tables import (
     COLOURS,
     DEFAULT_KOMI,
     ENDINGS,
@@ -58,11 +58,11 @@ def codes(values, vocabulary: Sequence[str], column: str) -> np.ndarray:
 
 
 def results(cols: dict, komi: dict | None = None) -> dict:
-    """margin_R and winner_R for every ruleset (``sim.schema.RULESET_SCORE``) from the raw
-    differences, the triggers ("B"/"W"/None) and the ending (names of ``sim.schema.ENDINGS``),
-    arrays in ``cols``, by the engine's rule (``sim.engine.outcome.rulings``); winners are
-    object arrays of ``WINNERS`` labels ("W"/"draw"/"B"), None for no winner (or a NaN
-    margin)."""
+    """margin_R and winner_R for every ruleset (``sim.schema.tables.RULESET_SCORE``) from the raw
+    differences, the triggers ("B"/"W"/None) and the ending (names of
+    ``sim.schema.tables.ENDINGS``), arrays in ``cols``, by the engine's rule
+    (``sim.engine.outcome.rulings``); winners are object arrays of ``WINNERS`` labels
+    ("W"/"draw"/"B"), None for no winner (or a NaN margin)."""
     raw = {diff: cols[diff] for diff, _ in RULESET_SCORE.values()}
     raw["ending"] = codes(cols["ending"], ENDINGS, "ending")
     for col in ("first_pass_or_virtual_by", "last_real_move_by"):
@@ -280,7 +280,7 @@ def random_games(
 
 
 def run_config(config: dict | RunConfig, name: str | None = None) -> RunConfig:
-    """A validated ``RunConfig`` from a config table (``sim.config`` keys; its name defaults
+    """A validated ``RunConfig`` from a config table (``sim.config.run`` keys; its name defaults
     to ``name``); UserError names a bad key."""
     if isinstance(config, RunConfig):
         return config
@@ -315,7 +315,7 @@ def write_run(
     manifest, with ``sim.dataset``'s own writers. The columns that are constant in a run (run
     seed, players, virtual rate, move cap, komi) are taken from the config; board size and
     rules must match it (ValueError otherwise). ``config``: a RunConfig or a config table
-    (``sim.config`` keys: at least board_size and games); ``name``: the run name (default:
+    (``sim.config.run`` keys: at least board_size and games); ``name``: the run name (default:
     the config's, else the folder's). Returns the folder, which ``sim.dataset.check.check_run``
     accepts."""
     run_dir = Path(run_dir)

@@ -7,8 +7,8 @@ import pandas as pd
 import pytest
 
 from analysis import ab_effect, counts, komi_sweep, load
-from sim import komi_fit
-from sim.schema import DEFAULT_KOMI, RULESETS
+from sim.komi import fitting
+from sim.schema.tables import DEFAULT_KOMI, RULESETS
 from tests import synthetic
 from tests.analysis_fixtures import frame
 
@@ -75,16 +75,16 @@ def test_a_logistic_truth_is_recovered_within_its_interval():
 
 def test_the_fit_pools_violators_and_takes_the_middle_of_a_plateau():
     w = np.ones(4)
-    assert komi_fit.isotonic(np.array([0.8, 0.6, 0.7, 0.3]), w).tolist() == pytest.approx(
+    assert fitting.isotonic(np.array([0.8, 0.6, 0.7, 0.3]), w).tolist() == pytest.approx(
         [0.8, 0.65, 0.65, 0.3]
     )
-    weighted = komi_fit.isotonic(np.array([0.8, 0.4, 0.7]), np.array([1, 3, 1]))
+    weighted = fitting.isotonic(np.array([0.8, 0.4, 0.7]), np.array([1, 3, 1]))
     assert weighted.tolist() == pytest.approx([0.8, 0.475, 0.475])
     k = np.array([5.0, 6.0, 7.0, 8.0])
-    assert komi_fit.crossing(k, np.array([0.8, 0.65, 0.65, 0.3])) == pytest.approx(7 + 0.15 / 0.35)
-    assert komi_fit.crossing(k, np.array([0.9, 0.5, 0.5, 0.1])) == 6.5  # 1/2 from 6 to 7
-    assert komi_fit.crossing(k, np.array([0.9, 0.7, 0.6, 0.55])) == np.inf
-    assert komi_fit.crossing(k, np.array([0.4, 0.3, 0.2, 0.1])) == -np.inf
+    assert fitting.crossing(k, np.array([0.8, 0.65, 0.65, 0.3])) == pytest.approx(7 + 0.15 / 0.35)
+    assert fitting.crossing(k, np.array([0.9, 0.5, 0.5, 0.1])) == 6.5  # 1/2 from 6 to 7
+    assert fitting.crossing(k, np.array([0.9, 0.7, 0.6, 0.55])) == np.inf
+    assert fitting.crossing(k, np.array([0.4, 0.3, 0.2, 0.1])) == -np.inf
     # Black's score 0.6 at 6.5 and 0.7 at 7.5 (noise): pooled to 0.65, no crossing yet
     df = sweep({6.5: [7] * 6 + [6] * 4, 7.5: [8] * 7 + [7] * 3, 8.5: [8] * 10})
     row = fitted(df, n_boot=0)
@@ -274,6 +274,6 @@ def test_real_runs_at_three_komis(tmp_path):
 
 
 def test_bootstrap_counts_keep_the_total():
-    boot = komi_fit.bootstrap_counts(np.array([0, 5, 0, 3]), n_boot=50, seed=3)
+    boot = fitting.bootstrap_counts(np.array([0, 5, 0, 3]), n_boot=50, seed=3)
     assert boot.shape == (50, 4)
     assert (boot.sum(axis=1) == 8).all() and (boot[:, [0, 2]] == 0).all()

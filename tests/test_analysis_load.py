@@ -17,7 +17,7 @@ from sim.dataset.layout import part_name
 from sim.dataset.manifest import read_manifest
 from sim.dataset.read import read_games
 from sim.errors import UserError
-from sim.schema import CONFIG_COLUMNS, GAME_SCHEMA
+from sim.schema.tables import CONFIG_COLUMNS, GAME_SCHEMA
 from tests import synthetic
 from tests.analysis_fixtures import rows_no_result, rows_superko, write_run
 

@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 from analysis import ab_effect, cycles, disagreement, finishes_last, komi, load
-from sim.schema import RULESETS
+from sim.schema.tables import RULESETS
 from tests.analysis_fixtures import PLANTED_BAD_GAME, frame, rows_superko
 
 

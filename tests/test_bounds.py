@@ -54,9 +54,9 @@ def test_installed_on_the_verified_numba():
 
 PLAY = """
 import numpy as np
-from sim.player import Player
-from sim.rules import Rules
-from sim.selfplay import play_batch
+from sim.config.player import Player
+from sim.config.rules import Rules
+from sim.play.selfplay import play_batch
 
 # one kernel variant, the search's, holds every player; each game has a searching player
 search = Player("mcts", visits=24)

@@ -7,14 +7,14 @@ from pathlib import Path
 import pytest
 
 from sim.commands.stress import load_stress
-from sim.config import RunConfig
-from sim.config_file import config_from_dict, load_config
+from sim.config.file import config_from_dict, load_config
+from sim.config.player import Player
+from sim.config.rules import Rules
+from sim.config.run import RunConfig
+from sim.config.setups import corpus_names
 from sim.errors import UserError
 from sim.options import OptionError
-from sim.player import Player
-from sim.rules import Rules
-from sim.schema import DEFAULT_KOMI
-from sim.setups import corpus_names
+from sim.schema.tables import DEFAULT_KOMI
 
 CONFIGS = Path(__file__).resolve().parent.parent / "configs"
 
@@ -286,7 +286,7 @@ def test_gtp_player_tables(tmp_path):
 
 
 def test_parameters_added_later_keep_older_runs_as_they_were(tmp_path, capsys):
-    """A player's parameter added after runs were stored (``sim.player.LEGACY``: RAVE, the
+    """A player's parameter added after runs were stored (``sim.config.player.LEGACY``: RAVE, the
     early stop, KataGo's sampled openings, the learned priors, the priors as virtual
     simulations, the tactics, the score utility, doubted passes) is left out of the name at
     the value that plays as before, so the rows of older runs keep their players' names; a

@@ -21,8 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from sim.schema import REPETITIONS
-from sim.setups import CORPUS, HEADER_KEYS, corpus_names, load_setup
+from sim.config.setups import CORPUS, HEADER_KEYS, corpus_names, load_setup
+from sim.schema.tables import REPETITIONS
 from tests.conftest import legal, play, reason
 from tests.reference import groups
 

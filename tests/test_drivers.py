@@ -1,5 +1,6 @@
 """The drivers' protocol (``sim.run.drivers``): one registration per driver that
-``sim.pairing.driver`` names, and the run layer checks, compiles and plays through it alone."""
+``sim.config.pairing.driver`` names, and the run layer checks, compiles and plays through it
+alone."""
 
 import io
 import subprocess
@@ -9,12 +10,12 @@ import numpy as np
 import pytest
 
 from sim import kernel_cache
-from sim.config import RunConfig
-from sim.player import Player
-from sim.referee import Referee
-from sim.rules import Rules
+from sim.config.player import Player
+from sim.config.rules import Rules
+from sim.config.run import RunConfig
+from sim.play.referee import Referee
+from sim.play.selfplay import play_batch
 from sim.run.drivers import DRIVERS
-from sim.selfplay import play_batch
 from tests.test_katago import fake_command, same
 from tests.test_referee import FAKE
 
@@ -44,7 +45,7 @@ def test_the_registry_imports_no_engine():
     code = (
         "import sys, sim.run.runner, sim.run.drivers; "
         "print(sorted(m for m in sys.modules if m.split('.')[0] == 'numba' or m in "
-        "('sim.referee', 'sim.selfplay', 'sim.katago.driver', 'sim.gtp.engine')))"
+        "('sim.play.referee', 'sim.play.selfplay', 'sim.katago.driver', 'sim.gtp.engine')))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"

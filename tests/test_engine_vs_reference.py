@@ -13,10 +13,10 @@ after every action, in the batch and in ``Game``."""
 import numpy as np
 import pytest
 
-from sim.player import Player
-from sim.rules import Rules
-from sim.schema import OUTCOME_FIELDS, REPETITIONS
-from sim.selfplay import play_batch
+from sim.config.player import Player
+from sim.config.rules import Rules
+from sim.play.selfplay import play_batch
+from sim.schema.tables import OUTCOME_FIELDS, REPETITIONS
 from tests.conftest import replay_with_reference
 
 STYLES = [  # (suicide, virtual_rate, player of both colours, games, dead_stones)

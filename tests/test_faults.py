@@ -20,7 +20,7 @@ import pytest
 
 from sim import interrupts
 from sim.cli import main as cli
-from sim.config_file import load_config
+from sim.config.file import load_config
 from sim.dataset.check import check_run
 from sim.dataset.layout import part_name
 from sim.errors import UserError

@@ -1,16 +1,16 @@
-"""`sim.engine.game.Game` and `sim.selfplay.play_batch` refuse bad input with a ValueError
-instead of handing it to kernels that do not check bounds; `sim.rules.Rules` is the one rules
+"""`sim.engine.game.Game` and `sim.play.selfplay.play_batch` refuse bad input with a ValueError
+instead of handing it to kernels that do not check bounds; `sim.config.rules.Rules` is the one rules
 validator, with named presets."""
 
 import numpy as np
 import pytest
 
-from sim.coords import parse_action
+from sim.config.rules import PRESETS, Rules
 from sim.engine.game import Game
 from sim.options import OptionError
-from sim.rules import PRESETS, Rules
-from sim.schema import DEFAULT_KOMI
-from sim.selfplay import play_batch
+from sim.play.selfplay import play_batch
+from sim.schema.coords import parse_action
+from sim.schema.tables import DEFAULT_KOMI
 
 
 @pytest.mark.parametrize("action", [25, 100, -6])
@@ -66,7 +66,7 @@ def test_presets_and_defaults():
     with pytest.raises(OptionError, match="rules: must be one of jpd, "):
         Rules.preset("korean", 9)
     assert Rules(**rules.to_dict()) == rules
-    with pytest.raises(TypeError, match="takes a sim.rules.Rules"):
+    with pytest.raises(TypeError, match="takes a sim.config.rules.Rules"):
         Game(9)
 
 

@@ -14,10 +14,10 @@ import pytest
 
 from sim.cli import main as cli
 from sim.commands.gtp import parse_player, player_table
+from sim.config.player import Player
+from sim.config.rules import Rules
 from sim.errors import UserError
 from sim.gtp.server import VIRTUAL_NOTE, GtpServer, clean
-from sim.player import Player
-from sim.rules import Rules
 
 REQUIRED = (
     "protocol_version name version known_command list_commands quit boardsize clear_board "

@@ -148,7 +148,7 @@ def test_the_output_helper_on_a_character_device(tmp_path):
 
 
 def _komis(komi_b: float) -> dict:
-    from sim.schema import DEFAULT_KOMI, RULESETS
+    from sim.schema.tables import DEFAULT_KOMI, RULESETS
 
     return {r: DEFAULT_KOMI[r] + komi_b - DEFAULT_KOMI["jpd_b"] for r in RULESETS}
 
@@ -441,7 +441,7 @@ def test_a_komi_sweep_plays_every_komi_from_every_setup(tmp_path, values):
 
     import numpy as np
 
-    from sim.config_file import load_config
+    from sim.config.file import load_config
     from sim.run.shard import play_table
 
     cfg = load_config(_config(tmp_path, CROSSED.format(games=16, shard_size=16, values=values)))
@@ -458,7 +458,7 @@ def test_a_stored_sweep_without_the_key_keeps_the_komis_it_was_played_at(tmp_pat
     a sweep without several setups is the same either way."""
     import numpy as np
 
-    from sim.config_file import config_from_dict, load_config
+    from sim.config.file import config_from_dict, load_config
     from sim.run import identity
 
     cfg = load_config(_config(tmp_path, CROSSED.format(games=16, shard_size=16, values="6.5, 7.5")))
@@ -478,7 +478,7 @@ def test_a_stored_sweep_without_the_key_keeps_the_komis_it_was_played_at(tmp_pat
 
 
 def test_a_huge_sweep_is_a_short_line(tmp_path):
-    from sim.config_file import load_config
+    from sim.config.file import load_config
     from sim.errors import UserError
 
     values = ", ".join(str(v / 2) for v in range(10_000))
@@ -501,7 +501,7 @@ def test_a_huge_sweep_is_a_short_line(tmp_path):
 )
 def test_any_huge_value_is_a_short_line(tmp_path, key):
     """Every option checker (``sim.options``, the player, the setups) quotes a value bounded."""
-    from sim.config_file import load_config
+    from sim.config.file import load_config
     from sim.errors import UserError
 
     text = key.format(many=", ".join(["1"] * 10_000), long="x" * 100_000)

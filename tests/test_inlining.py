@@ -23,7 +23,7 @@ if sys.argv[1] == "numba":
     InlineWorker.inline_function.jpdsim = True  # install() then leaves numba's own in place
 from sim.engine.history import apply_action, reset
 from sim.engine.state import INTERIOR, OK, new_state
-from sim.rules import Rules
+from sim.config.rules import Rules
 g = new_state(Rules(5), False)
 reset(g, np.zeros(25, np.int8), 1)
 apply_action(g, g.pt[INTERIOR, 12], OK)

@@ -20,14 +20,14 @@ import pandas as pd
 import pytest
 
 from sim.cli import main as cli
-from sim.coords import AGREE, format_action
+from sim.config.player import Player
+from sim.config.rules import Rules
 from sim.katago.driver import play_katago
 from sim.katago.engine import KatagoEngine, QueryFault, best_move, dead_stones, move_query
 from sim.katago.rules import query_rules
 from sim.options import OptionError
-from sim.player import Player
-from sim.program import EngineError
-from sim.rules import Rules
+from sim.play.program import EngineError
+from sim.schema.coords import AGREE, format_action
 from tests import faults
 from tests.conftest import without_compile_notes
 from tests.test_referee import assert_rows_replay, gone, pids
@@ -437,7 +437,7 @@ def test_a_run_whose_games_keep_ending_engine_error_stops(model, tmp_path, capsy
     """An engine that answers every game's second query with an error (its start-up check
     passes): after GIVE_UP_AFTER games in a row end engine_error the run stops, one line says
     why, exit 2, the manifest says stopped."""
-    from sim.referee import GIVE_UP_AFTER
+    from sim.play.referee import GIVE_UP_AFTER
 
     c = config(tmp_path / "c.toml", model, fake_command("error", "--at", ":2"), games=40)
     out = tmp_path / "run"
@@ -574,7 +574,7 @@ def test_the_trees_of_the_games_in_flight_count_for_memory(model):
     """A searching player against KataGo keeps a tree per game in flight: the runner's memory
     check counts them (a tree of 10,000 visits on 19x19 takes about 1 GB with RAVE: 4096 of
     them are more than any machine has)."""
-    from sim.config import RunConfig
+    from sim.config.run import RunConfig
     from sim.errors import UserError
     from sim.run.capacity import check_workers
 
@@ -586,7 +586,7 @@ def test_the_trees_of_the_games_in_flight_count_for_memory(model):
 
 
 def test_a_gtp_player_cannot_play_katago(tmp_path, model):
-    from sim.config_file import load_config
+    from sim.config.file import load_config
     from sim.errors import UserError
 
     c = config(tmp_path / "c.toml", model, ["katago"], white="kind = 'gtp'\ncommand = 'gnugo'")

@@ -25,7 +25,7 @@ def test_the_key_covers_the_kernel_sources_only(tree):
     key = kernel_cache.kernel_cache_dir(tree)
     (tree / "cli.py").write_text("# an edit outside the kernels\n", encoding="utf-8")
     assert kernel_cache.kernel_cache_dir(tree) == key
-    for kernel in ("engine/board.py", "players/random.py", "batch.py", "schema.py"):
+    for kernel in ("engine/board.py", "players/random.py", "play/batch.py", "schema/tables.py"):
         with open(tree / kernel, "a", encoding="utf-8") as f:
             f.write("# an edit\n")
         assert kernel_cache.kernel_cache_dir(tree) != key, kernel
@@ -41,7 +41,7 @@ def test_the_key_covers_what_numba_stamps_its_entries_with(tree, tmp_path, monke
         original = tree / path.relative_to(moved)
         os.utime(path, ns=(0, original.stat().st_mtime_ns))
     assert kernel_cache.kernel_cache_dir(moved) != key
-    os.utime(tree / "batch.py", ns=(0, (tree / "batch.py").stat().st_mtime_ns + 10**9))
+    os.utime(tree / "play/batch.py", ns=(0, (tree / "play/batch.py").stat().st_mtime_ns + 10**9))
     assert kernel_cache.kernel_cache_dir(tree) != key
     key = kernel_cache.kernel_cache_dir(tree)
     monkeypatch.setenv("NUMBA_CPU_NAME", "generic")
@@ -73,7 +73,7 @@ def _in_a_new_home(code: str, tmp_path) -> list[str]:
 
 def test_importing_the_packages_writes_nothing_and_loads_no_numba(tmp_path):
     code = (
-        "import sys, os, sim, analysis, sim.config, sim.cli; "
+        "import sys, os, sim, analysis, sim.config.run, sim.cli; "
         "print('numba' in sys.modules, 'NUMBA_CACHE_DIR' in os.environ)"
     )
     assert _in_a_new_home(code, tmp_path) == ["False", "False"]

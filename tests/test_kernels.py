@@ -9,12 +9,12 @@ import sys
 import numpy as np
 import pytest
 
-from sim.coords import AGREE, RESUME, parse_action
+from sim.config.player import Player
+from sim.config.rules import Rules
 from sim.engine.game import Game
-from sim.native import NativePlayers
-from sim.player import Player
-from sim.rules import Rules
+from sim.play.native import NativePlayers
 from sim.run.drivers import DRIVERS
+from sim.schema.coords import AGREE, RESUME, parse_action
 
 
 @pytest.mark.parametrize(
@@ -38,7 +38,8 @@ def test_a_light_run_compiles_no_other_player():
     """In a fresh process, random self-play loads the light kernel and nothing of the
     pattern player or the search (numba lists what a dispatcher compiled or loaded)."""
     code = (
-        "import numpy as np; from sim.selfplay import play_batch; from sim.rules import Rules; "
+        "import numpy as np; from sim.play.selfplay import play_batch; "
+        "from sim.config.rules import Rules; "
         "import sim.players.mcts as m, sim.players.pattern as p, sim.players.choose as c; "
         "play_batch(Rules(5), seed=1, game_ids=np.arange(3)); "
         "print(len(m.search.signatures), len(p.pattern_move.signatures), "
@@ -113,7 +114,7 @@ def test_the_compile_step_says_the_patches_left_off_every_time(tmp_path, monkeyp
 
 
 def test_a_run_logs_the_patches_left_off(tmp_path, monkeypatch, capsys):
-    from sim.config_file import config_from_dict
+    from sim.config.file import config_from_dict
     from sim.run import runner
     from sim.run.drivers import Driver
 

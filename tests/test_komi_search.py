@@ -1,4 +1,4 @@
-"""``sim.komi_search``: the rounds of a komi search, decided from the results before them."""
+"""``sim.komi.search``: the rounds of a komi search, decided from the results before them."""
 
 import json
 import math
@@ -12,12 +12,12 @@ import pyarrow.compute  # noqa: F401 - pa.compute
 import pytest
 
 from sim import cli
-from sim.config_file import load_config
+from sim.config.file import load_config
 from sim.dataset.check import check_run
 from sim.dataset.manifest import read_manifest, write_manifest
 from sim.dataset.read import read_games
 from sim.errors import UserError
-from sim.komi_search import MIN_ENCLOSING, REACH, SPREAD, KomiSearch, next_round, placed
+from sim.komi.search import MIN_ENCLOSING, REACH, SPREAD, KomiSearch, next_round, placed
 from sim.options import OptionError
 from sim.run import runner
 from tests.test_katago import FAKE as FAKE_KATAGO
@@ -363,10 +363,10 @@ def test_games_per_komi_count_what_komi_of_plays():
 
 def test_a_round_katago_cannot_play_ends_the_search():
     """KataGo takes komis in -150..150: a round that would go past ends the search there."""
-    from sim.config import RunConfig
-    from sim.komi_search import Round
-    from sim.player import Player
-    from sim.rules import Rules
+    from sim.config.player import Player
+    from sim.config.rules import Rules
+    from sim.config.run import RunConfig
+    from sim.komi.search import Round
     from sim.run.search import _unplayable
 
     kata = Player("katago", command=["katago"], model="net.bin.gz", play_for="chinese")

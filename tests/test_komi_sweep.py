@@ -11,15 +11,15 @@ import pytest
 
 from analysis import load
 from sim.cli import main as cli
-from sim.config import KomiSweep
-from sim.config_file import load_config
+from sim.config.file import load_config
+from sim.config.run import KomiSweep
 from sim.dataset.check import check_run
 from sim.dataset.read import read_games
 from sim.errors import UserError
 from sim.run import runner
 from sim.run.shard import play_table
 from sim.run.stored import replay_stored
-from sim.schema import DEFAULT_KOMI
+from sim.schema.tables import DEFAULT_KOMI
 
 FAKE = Path(__file__).parent / "data" / "fake_gtp.py"
 SWEEP = (

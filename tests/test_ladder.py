@@ -5,11 +5,11 @@ capture of an attacking stone in atari."""
 
 import numpy as np
 
+from sim.config.rules import Rules
 from sim.engine.state import INTERIOR, new_state
+from sim.play.selfplay import play_batch
 from sim.players import pattern as P
 from sim.players.ladder import LADDER_PLIES, caught_running, new_line
-from sim.rules import Rules
-from sim.selfplay import play_batch
 from tests.conftest import new_game
 from tests.conftest import numba_game as Game
 from tests.test_pattern_player import after_move, around_points, chain, liberties, rng, vertex

@@ -7,15 +7,16 @@ import dataclasses
 import numpy as np
 import pytest
 
-from sim.coords import RESIGN
+from sim.config.player import Player
+from sim.config.rules import Rules
 from sim.engine.game import Game
 from sim.engine.history import PASS
 from sim.engine.outcome import outcome_row, row_margin
 from sim.engine.state import BLACK, WHITE, new_state
-from sim.player import Player
+from sim.play.selfplay import play_batch
+from sim.players.expand import MIN_PRIOR
 from sim.players.mcts import (
     EVEN_VISITS,
-    MIN_PRIOR,
     SCORE_WEIGHT,
     _amaf,
     _select,
@@ -37,9 +38,8 @@ from sim.players.tree import (
     drop_trees,
     new_tree,
 )
-from sim.rules import Rules
-from sim.schema import MAX_RESUMPTIONS, RAW_FIELDS, RULESETS
-from sim.selfplay import play_batch
+from sim.schema.coords import RESIGN
+from sim.schema.tables import MAX_RESUMPTIONS, RAW_FIELDS, RULESETS
 from tests.reference import RefGame
 
 SMALL = Player("mcts", visits=64, playout="random")
@@ -255,7 +255,7 @@ def test_the_selection_counts_the_prior_as_virtual_simulations():
 @pytest.mark.parametrize("doubt", [False, True])
 @pytest.mark.parametrize("pending", [False, True])
 def test_each_edge_gets_its_won_virtual_simulations_where_it_is_made(doubt, pending):
-    """``_expand`` gives each edge sqrt(P) k won virtual simulations, none where its prior P
+    """``expand`` gives each edge sqrt(P) k won virtual simulations, none where its prior P
     is below MIN_PRIOR (edges of both kinds among the root's of a search on 7x7), and with
     ``doubt_passes`` none to the pass and the virtual move of a root whose mover has not been
     offered a pause (``pending``: the opponent just passed)."""

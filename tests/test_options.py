@@ -9,11 +9,11 @@ import pickle
 import pytest
 
 from sim import options
-from sim.config import RunConfig
+from sim.config.player import Player
+from sim.config.rules import MAX_SWEEP, KomiSweep, Rules
+from sim.config.run import RunConfig
 from sim.options import OptionError
-from sim.player import Player
-from sim.rules import MAX_SWEEP, KomiSweep, Rules
-from sim.schema import DEFAULT_KOMI
+from sim.schema.tables import DEFAULT_KOMI
 
 
 def test_one_error_type_carries_the_key_and_the_reason():
@@ -120,9 +120,13 @@ def test_a_komi_sweep_keeps_its_values_as_floats():
         ({"seed": -1}, "seed", "must be in 0..9,223,372,036,854,775,807"),
         ({"virtual_rate": 2}, "virtual_rate", "must be in 0..1, got 2"),
         ({"record_moves": "some"}, "record_moves", "must be one of none, cycles, all"),
-        ({"black": "random"}, "players.black", "must be a sim.player.Player"),
-        ({"rules": {"board_size": 9}}, "rules", "must be a sim.rules.Rules"),
-        ({"komi_sweep": {"ruleset": "jpd_b"}}, "komi_sweep", "must be a sim.rules.KomiSweep"),
+        ({"black": "random"}, "players.black", "must be a sim.config.player.Player"),
+        ({"rules": {"board_size": 9}}, "rules", "must be a sim.config.rules.Rules"),
+        (
+            {"komi_sweep": {"ruleset": "jpd_b"}},
+            "komi_sweep",
+            "must be a sim.config.rules.KomiSweep",
+        ),
         (
             {
                 "komi_sweep": KomiSweep("jpd_b", (7.5,)),

@@ -9,15 +9,16 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from sim.coords import PASS, VIRTUAL, format_action, parse_action
+from sim.config.rules import Rules
 from sim.engine.state import BLACK, INTERIOR, LAST_POINT, PLAIN, ST, WHITE, slot
+from sim.play.selfplay import play_batch
 from sim.players import pattern as P
+from sim.players import shapes as S
 from sim.players.random import random_move
 from sim.players.stream import start_stream
 from sim.players.tactics import MANY, bad_self_atari, liberties_after
-from sim.rules import Rules
-from sim.schema import REPETITIONS, SUICIDES
-from sim.selfplay import play_batch
+from sim.schema.coords import PASS, VIRTUAL, format_action, parse_action
+from sim.schema.tables import REPETITIONS, SUICIDES
 from tests.conftest import new_game
 from tests.conftest import numba_game as Game
 
@@ -139,7 +140,7 @@ def code_of(board, n, i, c):
     """The 8-neighbourhood code of ``i`` seen by ``c`` (EMPTY 0, own 1, other 2, edge 3)."""
     y, x = divmod(i, n)
     code = 0
-    for k, (dy, dx) in enumerate(P.AROUND):
+    for k, (dy, dx) in enumerate(S.AROUND):
         a, b = y + dy, x + dx
         if not (0 <= a < n and 0 <= b < n):
             v = 3
@@ -156,31 +157,31 @@ def code_of(board, n, i, c):
 def code_from_rows(rows):
     """The code of a 3x3 neighbourhood written as rows (X the mover, O the other, # edge)."""
     value = {".": 0, "X": 1, "O": 2, "#": 3}
-    return sum(value[rows[1 + dy][1 + dx]] << (2 * k) for k, (dy, dx) in enumerate(P.AROUND))
+    return sum(value[rows[1 + dy][1 + dx]] << (2 * k) for k, (dy, dx) in enumerate(S.AROUND))
 
 
 def test_table_holds_the_documented_patterns():
-    assert P.TABLE.dtype == np.uint8 and P.TABLE.size == 4**8 // 8
-    assert P.matches(code_from_rows(["XO.", "...", "..."]))  # non-cutting hane
-    assert P.matches(code_from_rows(["OX.", "...", "..."]))  # ... colour swapped
-    assert P.matches(code_from_rows(["...", "...", ".OX"]))  # ... turned upside down, mirrored
-    assert P.matches(code_from_rows(["XO#", "O.X", "###"]))  # cut1 (peeped) in a corner
-    assert P.matches(code_from_rows(["X.#", "O.#", "###"]))  # edge chase, in a corner
-    assert not P.matches(code_from_rows(["...", "...", "..."]))
-    assert not P.matches(code_from_rows(["XXX", "X.X", "XXX"]))
-    assert not P.matches(code_from_rows(["X..", "...", "..O"]))  # stones far apart
+    assert S.TABLE.dtype == np.uint8 and S.TABLE.size == 4**8 // 8
+    assert S.matches(code_from_rows(["XO.", "...", "..."]))  # non-cutting hane
+    assert S.matches(code_from_rows(["OX.", "...", "..."]))  # ... colour swapped
+    assert S.matches(code_from_rows(["...", "...", ".OX"]))  # ... turned upside down, mirrored
+    assert S.matches(code_from_rows(["XO#", "O.X", "###"]))  # cut1 (peeped) in a corner
+    assert S.matches(code_from_rows(["X.#", "O.#", "###"]))  # edge chase, in a corner
+    assert not S.matches(code_from_rows(["...", "...", "..."]))
+    assert not S.matches(code_from_rows(["XXX", "X.X", "XXX"]))
+    assert not S.matches(code_from_rows(["X..", "...", "..O"]))  # stones far apart
     # one-sided (MoGo's marked stone): the thin hane for the mover only
-    assert P.matches(code_from_rows(["XOO", "...", "..."]))
-    assert not P.matches(code_from_rows(["OXX", "...", "..."]))
+    assert S.matches(code_from_rows(["XOO", "...", "..."]))
+    assert not S.matches(code_from_rows(["OXX", "...", "..."]))
 
 
 def test_table_is_closed_under_the_symmetries_of_the_square():
-    match = np.unpackbits(P.TABLE, bitorder="little").astype(bool)
+    match = np.unpackbits(S.TABLE, bitorder="little").astype(bool)
     codes = np.nonzero(match)[0]
     cells = [[(c >> (2 * k)) & 3 for k in range(8)] for c in codes]
-    position = {d: k for k, d in enumerate(P.AROUND)}
+    position = {d: k for k, d in enumerate(S.AROUND)}
     for transform in (lambda y, x: (x, -y), lambda y, x: (y, -x)):  # a quarter turn, a mirror
-        perm = [position[transform(*d)] for d in P.AROUND]
+        perm = [position[transform(*d)] for d in S.AROUND]
         moved = [sum(v[k] << (2 * perm[k]) for k in range(8)) for v in cells]
         assert match[moved].all()
 
@@ -189,15 +190,15 @@ def test_table_never_matches_an_own_eye():
     """No neighbourhood that can occur on a board (the edge: none, a side or a corner) of a
     point that is the mover's eye (the random player's definition) is in the table."""
     edges = [
-        {d for d in P.AROUND if (dy and d[0] == dy) or (dx and d[1] == dx)}
+        {d for d in S.AROUND if (dy and d[0] == dy) or (dx and d[1] == dx)}
         for dy in (-1, 0, 1)
         for dx in (-1, 0, 1)
     ]  # fmt: skip (0: no edge that way)
-    orthogonal = [P.AROUND.index(d) for d in ((-1, 0), (0, -1), (0, 1), (1, 0))]
+    orthogonal = [S.AROUND.index(d) for d in ((-1, 0), (0, -1), (0, 1), (1, 0))]
     seen = 0
-    for code in np.nonzero(np.unpackbits(P.TABLE, bitorder="little"))[0]:
+    for code in np.nonzero(np.unpackbits(S.TABLE, bitorder="little"))[0]:
         values = [(code >> (2 * k)) & 3 for k in range(8)]
-        if {d for d, v in zip(P.AROUND, values) if v == 3} not in edges:
+        if {d for d, v in zip(S.AROUND, values) if v == 3} not in edges:
             continue  # cannot occur on a board
         seen += 1
         if all(values[k] in (1, 3) for k in orthogonal):  # then a false eye (e.g. sagari)
@@ -275,8 +276,8 @@ def test_pattern_move_is_drawn_among_the_matching_points_only():
     board, n = game.board(), game.size
     last = parse_action("D4", n)
     y, x = divmod(last, n)
-    empty = [(y + dy) * n + x + dx for dy, dx in P.AROUND]
-    matching = {format_action(i, n) for i in empty if P.matches(code_of(board, n, i, BLACK))}
+    empty = [(y + dy) * n + x + dx for dy, dx in S.AROUND]
+    matching = {format_action(i, n) for i in empty if S.matches(code_of(board, n, i, BLACK))}
     assert matching == {"C3", "C5", "D3", "D5"}  # hane, and the opponent's hane
     chosen = choices(HANE, "F1 D4", range(400))
     assert {v for v, _ in chosen} == matching
@@ -369,7 +370,7 @@ def test_liberties_after_a_move_against_a_python_count():
 
 def neighbours8(i, n):
     y, x = divmod(i, n)
-    return {(y + dy) * n + x + dx for dy, dx in P.AROUND if 0 <= y + dy < n and 0 <= x + dx < n}
+    return {(y + dy) * n + x + dx for dy, dx in S.AROUND if 0 <= y + dy < n and 0 <= x + dx < n}
 
 
 @pytest.mark.parametrize("suicide", SUICIDES)
@@ -419,7 +420,7 @@ def test_every_choice_of_whole_games(repetition, suicide):
                 assert not python_bad_self_atari(board, n, plain, c)
                 if step == P.STEP_PATTERN:
                     assert plain in neighbours8(int(game.state.pt[PLAIN, last]), n)
-                    assert P.matches(code_of(board, n, plain, c))
+                    assert S.matches(code_of(board, n, plain, c))
     assert steps[P.STEP_PATTERN] > 0 and steps[P.STEP_RANDOM] > 0
 
 

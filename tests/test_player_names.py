@@ -4,9 +4,9 @@ is no player's name or the name of more than one."""
 
 import pytest
 
+from sim.config.player import LEGACY, Player
 from sim.options import OptionError
-from sim.player import LEGACY, Player
-from sim.schema import PLAYERS
+from sim.schema.tables import PLAYERS
 
 #: A command with what a shell quotes, and the characters of the name's own syntax.
 ODD_COMMAND = ["/opt/my engine/run", "--mode=gtp,fast", "it's", '"q"', "(a)", "x)", "b,visits=3"]

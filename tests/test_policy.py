@@ -4,11 +4,11 @@ else is left; the capture player takes the largest chain in atari next to the la
 import numpy as np
 import pytest
 
-from sim.coords import PASS, format_action, parse_action
 from sim.engine.state import INTERIOR, PLAIN
 from sim.players.capture import capture_move
 from sim.players.random import fills_own_eye, random_move
 from sim.players.stream import below, start_stream, uniform
+from sim.schema.coords import PASS, format_action, parse_action
 from tests.conftest import new_game
 from tests.conftest import numba_game as Game
 

@@ -11,13 +11,13 @@ from pathlib import Path
 import numpy as np
 
 from sim.cli import main as cli
+from sim.config.player import Player
+from sim.config.rules import Rules
 from sim.engine.state import BLACK, INTERIOR, PENDING_PASS, ST, WHITE, new_state
-from sim.player import Player
-from sim.players import pattern as P
+from sim.play.selfplay import play_batch
 from sim.players import prior
+from sim.players import shapes as S
 from sim.players.ladder import new_line
-from sim.rules import Rules
-from sim.selfplay import play_batch
 from tests.conftest import numba_game as Game
 from tests.reference import place
 from tests.test_ladder import python_ladder_caught
@@ -158,7 +158,7 @@ def test_candidates_are_the_legal_moves_that_fill_no_own_eye():
 def test_pattern_classes_are_the_symmetries_of_the_square():
     canon = prior.canonical(np.arange(prior.CODES))
     rows = ("XO.", "X..", ".O.")
-    codes = {canon[P.codes(s)[0]] for s in P._symmetries(rows)}
+    codes = {canon[S.codes(s)[0]] for s in S._symmetries(rows)}
     assert len(codes) == 1
     assert len(set(canon.tolist())) < prior.CODES // 6  # about an eighth: few codes symmetric
     assert (canon <= np.arange(prior.CODES)).all()
@@ -191,7 +191,7 @@ def test_diamond_table_finds_every_turn_for_both_movers_and_nothing_else():
     for d, w in zip(diamonds, weights):
         for turned in prior.variants([d], prior.DIAMOND)[:, 0]:
             assert prior.diamond_weight(keys[0], values[0], turned) == w
-            swapped = P.colours_swapped(int(turned), len(prior.DIAMOND))
+            swapped = S.colours_swapped(int(turned), len(prior.DIAMOND))
             assert prior.diamond_weight(keys[1], values[1], swapped) == w
     others = rng.integers(0, 4**12, 2000)
     others = others[~np.isin(prior.canonical(others, prior.DIAMOND), diamonds)]
@@ -205,7 +205,7 @@ def test_weights_read_in_board_colours_for_both_movers():
         assert pattern.shape == (2, prior.CODES) and features.shape == (len(prior.FEATURES),)
         rng = np.random.default_rng(0)
         for code in rng.integers(0, prior.CODES, 200):
-            assert pattern[1, code] == pattern[0, P.colours_swapped(int(code))]
+            assert pattern[1, code] == pattern[0, S.colours_swapped(int(code))]
         assert np.isfinite(pattern).all() and np.isfinite(features).all()
         assert (diamonds == prior.canonical(diamonds, prior.DIAMOND)).all()
         assert len(diamonds) == len(weights) and (len(diamonds) > 0) == (kind == "diamond")
@@ -237,7 +237,7 @@ def test_a_moves_weight_adds_its_diamonds():
                         plain = prior.move_weight(*args, *none, board_, line, True)
                         code = code_of(board, n, i, c) + prior.CODES * far_of(board, n, i)
                         if c == WHITE:  # far_of in board colours: the mover's own stones 1
-                            code = code % prior.CODES + prior.CODES * P.colours_swapped(
+                            code = code % prior.CODES + prior.CODES * S.colours_swapped(
                                 code // prior.CODES, 4
                             )
                         cls = prior.canonical([code], prior.DIAMOND)[0]

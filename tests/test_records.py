@@ -8,16 +8,16 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from sim.config import RunConfig
+from sim.config.rules import Rules
+from sim.config.run import RunConfig
 from sim.dataset.check import check_run
 from sim.dataset.layout import MOVES_SCHEMA, format_ranges, part_name
 from sim.dataset.read import load_game, read_games
 from sim.dataset.write import moves_selection
 from sim.errors import UserError
-from sim.rules import Rules
 from sim.run import runner
 from sim.run.shard import play_table
-from sim.schema import GAME_SCHEMA, SCHEMA_VERSION
+from sim.schema.tables import GAME_SCHEMA, SCHEMA_VERSION
 
 CFG = RunConfig(
     name="rec",

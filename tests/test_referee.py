@@ -1,4 +1,4 @@
-"""GTP programs as players (``sim.referee``, ``sim.gtp.engine``): real GNU Go games judged
+"""GTP programs as players (``sim.play.referee``, ``sim.gtp.engine``): real GNU Go games judged
 under the rules, and the faults of a misbehaving engine (tests/data/fake_gtp.py). Every game
 is replayed by the pure-Python reference (``tests.reference``) and the engine, and its row
 checked against the reference's outcome."""
@@ -19,13 +19,13 @@ import pyarrow.parquet as pq
 import pytest
 
 from sim.cli import main as cli
-from sim.coords import AGREE, RESUME
+from sim.config.player import Player
+from sim.config.rules import Rules
 from sim.engine.game import Game
 from sim.gtp.engine import EngineError, resolve
 from sim.options import OptionError
-from sim.player import Player
-from sim.referee import play_refereed
-from sim.rules import Rules
+from sim.play.referee import play_refereed
+from sim.schema.coords import AGREE, RESUME
 from tests import faults
 from tests.conftest import without_compile_notes
 from tests.reference import RefGame
@@ -319,7 +319,7 @@ def test_a_run_whose_games_keep_ending_engine_error_stops(tmp_path, capsys):
     """A program that refuses every move of the other side (as GNU Go refuses multi-stone
     suicides): after GIVE_UP_AFTER games in a row end engine_error the run stops, one line
     says why, exit 2, the manifest says "stopped" and why; the program is gone."""
-    from sim.referee import GIVE_UP_AFTER
+    from sim.play.referee import GIVE_UP_AFTER
 
     log = tmp_path / "pids"
     config = gtp_config(tmp_path / "c.toml", fake_command("refuse", "--pids", log), games=40)

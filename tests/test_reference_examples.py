@@ -4,8 +4,8 @@ the final board, the legal moves, or the error line of an illegal move."""
 
 import pytest
 
-from sim.coords import format_action, format_diagram, parse_action, parse_diagram
-from sim.schema import OUTCOME_FIELDS
+from sim.schema.coords import format_action, format_diagram, parse_action, parse_diagram
+from sim.schema.tables import OUTCOME_FIELDS
 from tests.conftest import EXAMPLE_CASES as CASES
 from tests.reference import RefGame
 

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from sim.coords import parse_diagram
-from sim.schema import ENDINGS, OUTCOME_FIELDS, REPETITIONS, RULESETS
+from sim.schema.coords import parse_diagram
+from sim.schema.tables import ENDINGS, OUTCOME_FIELDS, REPETITIONS, RULESETS
 from tests.conftest import check_invariants, replay
 from tests.data import make_replay_cases as generator
 from tests.reference import RefGame
@@ -176,7 +176,7 @@ def test_cases_cover_the_contract():
         "game over (move_limit)",
     ):
         assert reasons[reason], reason
-    # every ending a move list can reach (engine_error: a GTP program's fault, sim.referee)
+    # every ending a move list can reach (engine_error: a GTP program's fault, sim.play.referee)
     assert {o["ending"] for o in outputs} == {None, *ENDINGS} - {"engine_error"}
     for mode in REPETITIONS:  # every mode: a refused move and a played game
         assert any(c["args"]["repetition"] == mode and "error" in c for c in CASES), mode

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from sim.schema import OUTCOME_FIELDS
-from sim.setups import load_setup
+from sim.config.setups import load_setup
+from sim.schema.tables import OUTCOME_FIELDS
 from tests.conftest import EXAMPLE_CASES as CASES
 from tests.conftest import replay
 

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from sim.config_file import load_config
+from sim.config.file import load_config
+from sim.config.player import Player
+from sim.config.rules import Rules
 from sim.dataset.read import load_game
 from sim.engine.game import Game
-from sim.player import Player
-from sim.rules import Rules
 from sim.run import runner
 
 SCRIPT = Path(__file__).resolve().parent.parent / "docs" / "findings" / "root_value.py"

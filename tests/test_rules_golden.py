@@ -9,8 +9,8 @@ import random
 
 import pytest
 
-from sim.coords import PASS, VIRTUAL, parse_diagram
-from sim.schema import OUTCOME_FIELDS, REPETITIONS, RULESETS
+from sim.schema.coords import PASS, VIRTUAL, parse_diagram
+from sim.schema.tables import OUTCOME_FIELDS, REPETITIONS, RULESETS
 from tests.conftest import (
     board_of,
     check_invariants,

@@ -21,7 +21,7 @@ import pytest
 from analysis.summary import summary
 from sim.cli import main as cli
 from sim.commands.run import speed
-from sim.config_file import load_config
+from sim.config.file import load_config
 from sim.dataset.check import check_run
 from sim.dataset.layout import MOVES_SCHEMA
 from sim.dataset.read import read_games
@@ -30,7 +30,7 @@ from sim.errors import UserError
 from sim.run import folder, runner
 from sim.run.shard import play_table
 from sim.run.stored import replay_stored
-from sim.schema import GAME_SCHEMA, RULESETS
+from sim.schema.tables import GAME_SCHEMA, RULESETS
 
 pytestmark = pytest.mark.slow  # every test here takes seconds
 

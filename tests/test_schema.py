@@ -1,4 +1,4 @@
-"""The column table (``sim.schema.COLUMN_TABLE``): every list of columns derives from it and
+"""The column table (``sim.schema.tables.COLUMN_TABLE``): every list of columns derives from it and
 agrees with what the engine, the writer and the analysis produce and read."""
 
 import hashlib
@@ -9,12 +9,13 @@ import pyarrow as pa
 from analysis import counts, groups, load, stats
 from analysis.cycles import STRESS_BY
 from sim.commands.stress import _RUN_COLUMNS
-from sim.config import RunConfig
+from sim.config.player import Player
+from sim.config.rules import Rules
+from sim.config.run import RunConfig
 from sim.dataset.layout import run_constants
 from sim.dataset.write import games_table
-from sim.player import Player
-from sim.rules import Rules
-from sim.schema import (
+from sim.play.selfplay import batch_columns
+from sim.schema.tables import (
     COLUMN_TABLE,
     CONFIG_COLUMNS,
     GAME_SCHEMA,
@@ -29,7 +30,6 @@ from sim.schema import (
     WORK,
     columns_of,
 )
-from sim.selfplay import batch_columns
 from tests import synthetic
 
 #: The digest of GAME_SCHEMA's names and types at each schema version: a change of the files'

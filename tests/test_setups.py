@@ -1,5 +1,5 @@
-"""Runs from a position (``setup``, ``to_move``: sim.setups, docs/rules.md §9) and the kofight
-player: config keys and their errors, games from setups (White first included) against the
+"""Runs from a position (``setup``, ``to_move``: sim.config.setups, docs/rules.md §9) and the
+kofight player: config keys and their errors, games from setups (White first included) against the
 reference move by move, the rows' ``setup`` column, a run end to end with replay and SGF."""
 
 import json
@@ -8,13 +8,13 @@ import numpy as np
 import pytest
 
 from sim.cli import main as cli
-from sim.config_file import config_from_dict
-from sim.coords import VIRTUAL, parse_action
+from sim.config.file import config_from_dict
+from sim.config.player import Player
+from sim.config.rules import Rules
+from sim.config.setups import corpus_names, load_setup, make_setup, read_setup
 from sim.errors import UserError
-from sim.player import Player
-from sim.rules import Rules
-from sim.selfplay import play_batch
-from sim.setups import corpus_names, load_setup, make_setup, read_setup
+from sim.play.selfplay import play_batch
+from sim.schema.coords import VIRTUAL, parse_action
 from tests.conftest import replay_with_reference
 
 #: A ko on 4x4: Black C3 takes the White stone B3; White B3 would take back C3 at once.
@@ -70,7 +70,7 @@ def test_setup_file_header_and_config_keys(tmp_path):
             "unknown key 'colour' (diagram, name",
         ),
         ({"setup": [KO.to_dict(), KO.to_dict()]}, "two setups are named 'ko'"),
-        ({"setup": KO.to_dict(), "board_size": 5}, "'ko' is not a 5x5 sim.setups.Setup"),
+        ({"setup": KO.to_dict(), "board_size": 5}, "'ko' is not a 5x5 sim.config.setups.Setup"),
         ({"setup": KO.to_dict(), "to_move": "red"}, "key 'to_move': must be black or white"),
         ({"board_size": 5, "to_move": "white"}, "White moves first only from a setup"),
         (

@@ -11,15 +11,15 @@ import pytest
 
 from sim.cli import main as cli
 from sim.commands import sgf
-from sim.config import RunConfig
-from sim.coords import PASS, VIRTUAL, format_action, parse_action
+from sim.config.player import Player
+from sim.config.rules import Rules
+from sim.config.run import RunConfig
 from sim.dataset.read import load_game, read_games
 from sim.dataset.write import write_atomic
 from sim.engine.game import Game
 from sim.errors import UserError
-from sim.player import Player
-from sim.rules import Rules
 from sim.run import runner
+from sim.schema.coords import PASS, VIRTUAL, format_action, parse_action
 
 CFG = RunConfig(
     name="sgfrun",

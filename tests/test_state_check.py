@@ -4,7 +4,7 @@ the incremental state it promises to find, and the batched debug option changes 
 import numpy as np
 import pytest
 
-from sim.coords import parse_action
+from sim.config.rules import Rules
 from sim.engine.check import PROBLEMS
 from sim.engine.state import (
     CHASH,
@@ -29,8 +29,8 @@ from sim.engine.state import (
     WHITE,
     slot,
 )
-from sim.rules import Rules
-from sim.selfplay import play_batch
+from sim.play.selfplay import play_batch
+from sim.schema.coords import parse_action
 from tests.conftest import new_game, numba_game
 
 # Black's chain C3-C4, White's lone stone at D3; White's A5 captured, a converted pass and a

@@ -14,7 +14,7 @@ generalised Bradley-Terry model, fitted here by Adam on the full batch rather th
 with an L2 penalty ``--l2`` (a Gaussian prior on each log-gamma). A share ``--holdout`` of the
 games (drawn with seed 0) is kept out of the fit and scored: the top-1 prediction rate and the
 mean log-likelihood of the learned prior, of each shipped learned prior, of the hand-set prior
-of the search before them (``sim.players.mcts.hand_prior``) and of a uniform choice. The
+of the search before them (``sim.players.expand.hand_prior``) and of a uniform choice. The
 weights, the feature names and this command are written to ``--out``.
 
 The shipped weights were learned from KataGo's self-play through jpdsim (docs/findings.md,
@@ -33,8 +33,7 @@ from numba import njit
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the code of this tree, not an installed one
 
-from sim.config_file import config_from_dict  # noqa: E402
-from sim.coords import PASS, VIRTUAL  # noqa: E402
+from sim.config.file import config_from_dict  # noqa: E402
 from sim.dataset.check import check_run, read_part  # noqa: E402
 from sim.dataset.layout import MANIFEST, MOVES, part_name  # noqa: E402
 from sim.dataset.manifest import read_manifest  # noqa: E402
@@ -51,9 +50,10 @@ from sim.engine.state import (  # noqa: E402
     new_state,  # noqa: E402
 )
 from sim.players import prior  # noqa: E402
+from sim.players.expand import HAND_PASS, hand_prior  # noqa: E402
 from sim.players.ladder import new_line  # noqa: E402
-from sim.players.mcts import HAND_PASS, hand_prior  # noqa: E402
-from sim.players.pattern import colours_swapped  # noqa: E402
+from sim.players.shapes import colours_swapped  # noqa: E402
+from sim.schema.coords import PASS, VIRTUAL  # noqa: E402
 
 NO_CLASS = -1  # a pass's pattern class: none
 PASS_FIRST, PASS_ANSWER = prior.F["pass_first"], prior.F["pass_answer"]

@@ -6,7 +6,7 @@
 Reads the GNU Go run (``RUN_DIR``, default ``results/gnugo_9x9``) and plays, under the same
 rules (9x9, the run's komi and ``dead_stones``), ``--random`` games of random self-play and
 ``--mcts`` games of mcts(1000) self-play, before RAVE (``rave = 0``) as measured
-(``sim.selfplay.play_batch``, games split by id among K processes), then prints for each:
+(``sim.play.selfplay.play_batch``, games split by id among K processes), then prints for each:
 endings, winner disagreement between the five rulesets, the A/B effect, who finishes last,
 fair komi, and dead stones agreed.
 """
@@ -26,8 +26,8 @@ from analysis.disagreement import disagreement  # noqa: E402
 from analysis.finishes_last import relations  # noqa: E402
 from analysis.komi import fair_komi  # noqa: E402
 from analysis.load import load_runs, open_run  # noqa: E402
-from sim.player import Player  # noqa: E402
-from sim.selfplay import play_batch  # noqa: E402
+from sim.config.player import Player  # noqa: E402
+from sim.play.selfplay import play_batch  # noqa: E402
 
 SEED = 20261201
 

@@ -43,10 +43,10 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "docs" / "findings"))
 
-from sim.config import RunConfig  # noqa: E402
+from sim.config.player import Player  # noqa: E402
+from sim.config.rules import Rules  # noqa: E402
+from sim.config.run import RunConfig  # noqa: E402
 from sim.katago.rules import query_rules  # noqa: E402
-from sim.player import Player  # noqa: E402
-from sim.rules import Rules  # noqa: E402
 
 OUT = ROOT / "results" / "katago"
 SIZE, SEED = 9, 20261201

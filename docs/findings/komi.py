@@ -40,9 +40,9 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from sim.config import KomiSweep  # noqa: E402
-from sim.config_file import load_config  # noqa: E402
-from sim.player import EVENING, LATE_NIGHT, NIGHT, PUCT, Player  # noqa: E402
+from sim.config.file import load_config  # noqa: E402
+from sim.config.player import EVENING, LATE_NIGHT, NIGHT, PUCT, Player  # noqa: E402
+from sim.config.run import KomiSweep  # noqa: E402
 
 OUT = ROOT / "results" / "komi"
 SOLVED = {5: 25, 6: 4, 7: 9}  # Black's margin under area scoring with perfect play

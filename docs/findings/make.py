@@ -18,7 +18,7 @@ import matplotlib
 matplotlib.use("Agg")
 
 from analysis import ab_effect, cycles, disagreement, finishes_last, komi, load, plots  # noqa: E402
-from sim.schema import CONFIG_COLUMNS  # noqa: E402
+from sim.schema.tables import CONFIG_COLUMNS  # noqa: E402
 
 DOCS = Path(__file__).parent
 

@@ -3,7 +3,7 @@
     python docs/findings/players.py [--workers K] [--scale S] [--parts 2,3,4]
                                     [--before-rave | --early-stop]
 
-Plays, with ``sim.selfplay.play_batch`` (games split by id among K processes, seed 20261201),
+Plays, with ``sim.play.selfplay.play_batch`` (games split by id among K processes, seed 20261201),
 the default search (RAVE), with ``--early-stop`` the search of the morning of 2026-12-02 (RAVE
 and ``stop_early = true``), or with ``--before-rave`` the search as these findings were first
 measured on 2026-12-01 (``rave = 0``):
@@ -32,9 +32,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from analysis.ab_effect import ab_summary  # noqa: E402
 from analysis.finishes_last import relations  # noqa: E402
-from sim.player import Player  # noqa: E402
-from sim.rules import Rules  # noqa: E402
-from sim.selfplay import play_batch  # noqa: E402
+from sim.config.player import Player  # noqa: E402
+from sim.config.rules import Rules  # noqa: E402
+from sim.play.selfplay import play_batch  # noqa: E402
 
 SEED = 20261201
 #: The searches other than the default, by flag: the parameters that differ.

@@ -31,9 +31,9 @@ sys.path.insert(0, str(ROOT / "docs" / "findings"))
 
 from katago import katago  # noqa: E402
 
-from sim.config import RunConfig  # noqa: E402
-from sim.komi_search import KomiSearch  # noqa: E402
-from sim.rules import Rules  # noqa: E402
+from sim.config.rules import Rules  # noqa: E402
+from sim.config.run import RunConfig  # noqa: E402
+from sim.komi.search import KomiSearch  # noqa: E402
 
 OUT = ROOT / "results" / "reference"
 SEED, PRECISION = 20261203, 0.25

@@ -11,10 +11,10 @@ For each komi (Chinese area; the player plays for it) ``--seeds`` searches of ``
 simulations (default 100,000) from the empty board, each a fresh tree and its own random stream:
 the root's value for Black (its simulations' mean value, ``sim.players.mcts``: the win with the
 score utility's share), the mean over the seeds and their spread. Then the komi where the value
-falls through 1/2, read as ``jpdsim komi`` reads a fair komi (``sim.komi_fit``): the fair komi
+falls through 1/2, read as ``jpdsim komi`` reads a fair komi (``sim.komi.fitting``): the fair komi
 the search's own evaluation gives, without a game played. ``--set`` changes a parameter of the
 default search (``mcts``; a TOML value, else a string: ``--set rave=0 --set playout=random``),
-``--rule`` one of the rules (``sim.rules.Rules``, e.g. ``--rule repetition=basic_ko``).
+``--rule`` one of the rules (``sim.config.rules.Rules``, e.g. ``--rule repetition=basic_ko``).
 
 First, what the search's playouts alone say (they do not look at the komi): ``--playouts``
 (default 10,000) playouts from the empty board as the search plays them, without a tree: Black's
@@ -40,17 +40,17 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from sim import komi_fit  # noqa: E402
+from sim.config.player import Player  # noqa: E402
+from sim.config.rules import Rules  # noqa: E402
 from sim.dataset.read import load_game, read_manifest  # noqa: E402
 from sim.engine.game import Game  # noqa: E402
 from sim.engine.history import copy_game  # noqa: E402
 from sim.engine.state import BLACK, ST, TO_MOVE, colour_row, new_state  # noqa: E402
 from sim.errors import UserError  # noqa: E402
-from sim.native import NativePlayers  # noqa: E402
-from sim.player import Player  # noqa: E402
+from sim.komi import fitting  # noqa: E402
+from sim.play.native import NativePlayers  # noqa: E402
 from sim.players.mcts import black_value, finish, search  # noqa: E402
 from sim.players.tree import COUNT, FIRST, NUM  # noqa: E402
-from sim.rules import Rules  # noqa: E402
 
 
 def _started(rules: Rules, player: Player, seed: int) -> NativePlayers:
@@ -154,11 +154,11 @@ def _print_labelled(rows) -> None:
 
 
 def crossing(komis, values) -> float:
-    """The komi where ``values`` (sorted by komi) fall through 1/2: ``sim.komi_fit``'s reading
+    """The komi where ``values`` (sorted by komi) fall through 1/2: ``sim.komi.fitting``'s reading
     of a fair komi (their non-increasing fit, a line between the komis around 1/2), ±inf past
     the komis given."""
     values = np.asarray(values, np.float64)
-    return komi_fit.crossing(np.asarray(komis), komi_fit.isotonic(values, np.ones(len(values))))
+    return fitting.crossing(np.asarray(komis), fitting.isotonic(values, np.ones(len(values))))
 
 
 def _values(items: list[str]) -> dict:

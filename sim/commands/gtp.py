@@ -9,7 +9,7 @@ import re
 import sys
 
 from sim.errors import UserError
-from sim.schema import NATIVE_PLAYERS
+from sim.schema.tables import NATIVE_PLAYERS
 
 _SPEC = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\((.*)\))?\s*", re.DOTALL)
 _KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -55,12 +55,12 @@ def player_table(spec: str) -> dict:
 
 
 def parse_player(spec: str):
-    """The ``sim.player.Player`` of a ``--player`` spec: a player's canonical name as a run's
+    """The ``sim.config.player.Player`` of a ``--player`` spec: a player's canonical name as a run's
     rows give it (``Player.from_name``: a parameter it leaves out has its legacy value), else
     a kind with the parameters given (the others at their defaults); UserError naming the
     option."""
+    from sim.config.player import Player
     from sim.options import OptionError
-    from sim.player import Player
 
     try:
         table = player_table(spec)

@@ -20,19 +20,19 @@ import json
 import sys
 from dataclasses import replace
 
-from sim.coords import (
+from sim.config.rules import Rules
+from sim.config.setups import Setup, load_setup
+from sim.engine.game import Game
+from sim.errors import UserError
+from sim.options import OptionError
+from sim.play.program import named_command
+from sim.schema.coords import (
     MoveError,
     format_action,
     format_diagram,
     parse_action,
     split_tokens,
 )
-from sim.engine.game import Game
-from sim.errors import UserError
-from sim.options import OptionError
-from sim.program import named_command
-from sim.rules import Rules
-from sim.setups import Setup, load_setup
 
 
 def rules_from_options(args) -> Rules:

@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 from sim.commands.komi import komi_text
-from sim.config_file import load_config
+from sim.config.file import load_config
 from sim.dataset.check import RunState
 from sim.dataset.layout import LOG, format_ranges
 from sim.errors import UserError

@@ -36,12 +36,12 @@ import sys
 from pathlib import Path
 
 import sim
-from sim.config import RunConfig
-from sim.coords import AGREE, PASS, RESIGN, RESUME, VIRTUAL, format_action
+from sim.config.run import RunConfig
 from sim.dataset.read import load_game
 from sim.errors import UserError
 from sim.files import write_output
-from sim.schema import RULESETS
+from sim.schema.coords import AGREE, PASS, RESIGN, RESUME, VIRTUAL, format_action
+from sim.schema.tables import RULESETS
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
@@ -77,7 +77,7 @@ def default_ruleset(cfg: RunConfig) -> str:
 
 def game_sgf(row: dict, actions: list[int], manifest: dict, ruleset: str, setup=None) -> str:
     """The SGF text of one game from its stored row, its actions, the run's manifest, the
-    ruleset of ``KM`` and ``RE`` and its ``sim.setups.Setup`` (None: the empty board)."""
+    ruleset of ``KM`` and ``RE`` and its ``sim.config.setups.Setup`` (None: the empty board)."""
     size = row["board_size"]
     setup_props = ""  # the setup's stones (AB, AW) and the player to move first (PL)
     if setup is not None:

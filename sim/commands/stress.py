@@ -7,7 +7,7 @@ example game per position and run that ended ``cycle`` or ``four_virtual`` as
 ``move_limit`` ending under ``global_superko`` (printed) and no JPD self-check failure (exit
 status 1 if any).
 
-A stress config is a run config (``sim.config``) whose ``setup`` may be ``"corpus"`` (every
+A stress config is a run config (``sim.config.run``) whose ``setup`` may be ``"corpus"`` (every
 corpus position), whose ``record_moves`` must store the cycle games (``"cycles"`` or
 ``"all"``: the example SGFs are stored games; a set without is refused before any game) and
 which takes lists instead of single values for three keys:
@@ -16,8 +16,9 @@ which takes lists instead of single values for three keys:
 key             meaning                                            default
 =============== ================================================== =======================
 games           games of each run                                  required
-repetitions     repetition rules (``sim.schema.REPETITIONS``)      all five
-suicides        suicide options (``sim.schema.SUICIDES``)          both
+repetitions     repetition rules                                   all five
+                (``sim.schema.tables.REPETITIONS``)
+suicides        suicide options (``sim.schema.tables.SUICIDES``)   both
 players         players, each playing both colours (a kind or a    ``["random",
                 table as ``[players.black]`` takes)                "kofight"]``
 =============== ================================================== =======================
@@ -39,14 +40,14 @@ import tomllib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sim.config import RunConfig
-from sim.config_file import config_from_dict
+from sim.config.file import config_from_dict
+from sim.config.player import Player
+from sim.config.run import RunConfig
+from sim.config.setups import corpus_names, load_setup
 from sim.errors import UserError, quoted
 from sim.files import read_text
 from sim.options import OptionError
-from sim.player import Player
-from sim.schema import REPETITIONS, RULESETS, SUICIDES
-from sim.setups import corpus_names, load_setup
+from sim.schema.tables import REPETITIONS, RULESETS, SUICIDES
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -5,7 +5,7 @@ A run folder::
     <run>/manifest.json              resolved config, versions, times, games written
     <run>/run.log                    log of the runner and all its workers
     <run>/.lock                      held by the runner writing into the folder
-    <run>/games/part-NNNNN.parquet   one row per game, schema ``sim.schema.GAME_SCHEMA``, zstd
+    <run>/games/part-NNNNN.parquet   one row per game (``sim.schema.tables.GAME_SCHEMA``), zstd
     <run>/moves/part-NNNNN.parquet   (record_moves != "none") ``MOVES_SCHEMA``: game_id, actions
 
 Shard ``i`` holds game ids ``i*shard_size .. min((i+1)*shard_size, games) - 1`` in order. A shard
@@ -26,5 +26,5 @@ Modules: ``layout`` (the names of the files, the moves schema, the values a run 
 provenance it records), ``check`` (what a folder holds: ``check_run``), ``part`` (one part file,
 its schema and pages checked), ``advice`` (what to run, or to wait for a run that writes),
 ``read`` (games and single games of a checked run). The layer knows the run config
-(``sim.config``) and the engine's vocabulary (``sim.schema``); it does not play games.
+(``sim.config.run``) and the engine's vocabulary (``sim.schema.tables``); it does not play games.
 """

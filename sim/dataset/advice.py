@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from sim.config import RunConfig
+from sim.config.run import RunConfig
 from sim.dataset.layout import LOCK
 
 

@@ -12,8 +12,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from sim.config import RunConfig
-from sim.config_file import config_from_dict
+from sim.config.file import config_from_dict
+from sim.config.run import RunConfig
 from sim.dataset.advice import busy, resume_command, writing
 from sim.dataset.layout import (
     GAMES,
@@ -29,7 +29,7 @@ from sim.dataset.layout import (
 from sim.dataset.manifest import read_manifest
 from sim.dataset.part import BadFile, check_schema, first_row, open_part, read_checked
 from sim.errors import UserError
-from sim.schema import GAME_SCHEMA, RUN_COLUMNS, SCHEMA_VERSION
+from sim.schema.tables import GAME_SCHEMA, RUN_COLUMNS, SCHEMA_VERSION
 
 
 @dataclass
@@ -57,7 +57,7 @@ class RunState:
 
     @property
     def searching(self) -> bool:
-        """Whether the run's komi search has rounds still to decide (``sim.komi_search``)."""
+        """Whether the run's komi search has rounds still to decide (``sim.komi.search``)."""
         search = self.config.komi_search
         return search is not None and not search.ended
 

@@ -7,8 +7,8 @@ import re
 
 import pyarrow as pa
 
-from sim.config import RunConfig
-from sim.schema import RULESETS, RUN_COLUMNS, SCHEMA_VERSION
+from sim.config.run import RunConfig
+from sim.schema.tables import RULESETS, RUN_COLUMNS, SCHEMA_VERSION
 
 MANIFEST = "manifest.json"
 LOG = "run.log"
@@ -48,7 +48,7 @@ def format_ranges(indices) -> str:
 
 
 def run_constants(cfg: RunConfig) -> dict:
-    """The values of ``sim.schema.RUN_COLUMNS`` in a run, in that order."""
+    """The values of ``sim.schema.tables.RUN_COLUMNS`` in a run, in that order."""
     rules = cfg.rules
     values = {
         "board_size": rules.board_size,

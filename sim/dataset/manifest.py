@@ -15,7 +15,7 @@ import sim
 from sim.dataset.layout import GAMES, MANIFEST, newer_schema
 from sim.errors import UserError
 from sim.files import write_text_atomic
-from sim.schema import SCHEMA_VERSION
+from sim.schema.tables import SCHEMA_VERSION
 
 
 def now() -> str:

@@ -12,7 +12,7 @@ import pyarrow.parquet as pq
 
 from sim.dataset.layout import newer_schema
 from sim.errors import one_line
-from sim.schema import SCHEMA_VERSION
+from sim.schema.tables import SCHEMA_VERSION
 
 _VERSION_KEY = b"jpdsim.schema_version"
 

@@ -9,13 +9,13 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
-from sim.config_file import config_from_dict
+from sim.config.file import config_from_dict
 from sim.dataset.advice import busy, resume_command, writing
 from sim.dataset.check import RunState, check_run, read_part
 from sim.dataset.layout import GAMES, MANIFEST, MOVES, part_name
 from sim.dataset.manifest import read_manifest
 from sim.errors import UserError
-from sim.schema import GAME_SCHEMA
+from sim.schema.tables import GAME_SCHEMA
 
 
 def read_games(

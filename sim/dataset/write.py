@@ -13,7 +13,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from sim.config import RunConfig
+from sim.config.run import RunConfig
 from sim.dataset.layout import (
     GAMES,
     MOVES,
@@ -23,7 +23,7 @@ from sim.dataset.layout import (
     tmp_name,
 )
 from sim.errors import UserError
-from sim.schema import GAME_SCHEMA, RUN_COLUMNS
+from sim.schema.tables import GAME_SCHEMA, RUN_COLUMNS
 
 _WRITE_OPTIONS = dict(compression="zstd", write_page_checksum=True)
 #: Columns whose footer statistics are written, for readers that skip row groups by them (game

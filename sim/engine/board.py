@@ -2,7 +2,8 @@
 
 Chains are circular linked lists (``NXT``) with a head (``HEAD``); each head keeps the chain's
 size, its pseudo-liberty count and the sum and sum of squares of its pseudo-liberty points, so
-"exactly one liberty, at point p" is exact and O(1) (libfuego / libego technique).
+"exactly one liberty, at point p" is exact and O(1) (libfuego / libego technique). A move
+foreseen without playing it (its key, its effect, the board it leaves) is ``lookahead``'s.
 """
 
 from numba import njit
@@ -24,13 +25,8 @@ from sim.engine.state import (
     N_EMPTY,
     N_ST,
     NXT,
-    PLACES,
-    PLAIN,
     PLIB,
     ST,
-    STACK,
-    SUICIDE_MANY,
-    SUICIDE_ONE,
     WHITE,
     ZOB,
     N,
@@ -230,83 +226,9 @@ def play_stone(g, p, c):
     return captured, suicided
 
 
-@njit(cache=True, _nrt=False, inline="always")
-def key_after(g, p, c):
-    """Before playing ``c`` at the empty ``p``: (board key after the move, what the move does:
-    PLACES a stone (an ordinary move or a capture), SUICIDE_ONE or SUICIDE_MANY)."""
-    pt = g.pt
-    color = pt[COLOR]
-    w = g.tab[ST, W]
-    board_key = g.tab[ST, HASH]
-    captured = 0
-    own = 0
-    s0 = s1 = s2 = -1  # chains in atari already counted
-    liberty = False
-    friends = False
-    for side in range(4):
-        q = neighbour(p, w, side)
-        cq = color[q]
-        if cq == EMPTY:
-            liberty = True
-            continue
-        if cq == BORDER:
-            continue
-        h = pt[HEAD, q]
-        atari = in_atari_at(pt, h, p)
-        if cq == c:
-            friends = True
-            if not atari:
-                liberty = True
-                continue
-        elif not atari:
-            continue
-        else:
-            liberty = True  # a capture
-        if h == s0 or h == s1 or h == s2:
-            continue  # a chain in atari at p next to it twice: count it once
-        s0, s1, s2 = h, s0, s1
-        if cq == c:
-            own ^= pt[CHASH, h]
-        else:
-            captured ^= pt[CHASH, h]
-    if liberty:
-        return board_key ^ pt[slot(ZOB, c), p] ^ captured, PLACES
-    if not friends:
-        return board_key, SUICIDE_ONE
-    return board_key ^ own, SUICIDE_MANY
-
-
 @njit(cache=True, _nrt=False)
 def board_into(g, out):
     """The N*N colours of the board into ``out``."""
     n = g.tab[ST, N]
     for i in range(n * n):
         out[i] = g.pt[COLOR, g.pt[INTERIOR, i]]
-
-
-@njit(cache=True, _nrt=False)
-def board_after(g, p, c, effect, out):
-    """Write into ``out`` (N*N colours) the board after ``c`` plays at ``p`` (``effect``
-    from ``key_after``); exact comparisons only, so clarity before speed."""
-    pt = g.pt
-    color = pt[COLOR]
-    w = g.tab[ST, W]
-    board_into(g, out)
-    heads = pt[STACK]
-    k = 0
-    for side in range(4):
-        q = neighbour(p, w, side)
-        cq = color[q]
-        if (effect == PLACES and cq == opponent(c)) or (effect == SUICIDE_MANY and cq == c):
-            if in_atari_at(pt, pt[HEAD, q], p):
-                heads[k] = pt[HEAD, q]
-                k += 1
-    for i in range(k):
-        s = heads[i]
-        while True:
-            out[pt[PLAIN, s]] = EMPTY
-            s = pt[NXT, s]
-            if s == heads[i]:
-                break
-    if effect == PLACES:
-        out[pt[PLAIN, p]] = c

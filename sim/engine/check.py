@@ -11,7 +11,6 @@ tests run it after every action; ``play_batch(check=True)`` runs it in batches.
 
 from numba import njit
 
-from sim.coords import format_action
 from sim.engine.board import is_stone, neighbour
 from sim.engine.repetition import filter_bit, rule_key
 from sim.engine.state import (
@@ -51,6 +50,7 @@ from sim.engine.state import (
     opponent,
     slot,
 )
+from sim.schema.coords import format_action
 
 CONSISTENT = 0
 PROBLEMS = (

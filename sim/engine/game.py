@@ -1,13 +1,13 @@
 """One game, action by action, from Python: the engine behind `jpdsim replay` and the tests.
 
-The same kernels play the batched games of ``sim.selfplay``; here each call is one action.
+The same kernels play the batched games of ``sim.play.selfplay``; here each call is one action.
 """
 
 import math
 
 import numpy as np
 
-from sim.coords import AGREE, RESUME, SPECIAL, format_action
+from sim.config.rules import Rules
 from sim.engine.check import CONSISTENT, check_consistency, describe
 from sim.engine.history import legal_points, reset, step
 from sim.engine.outcome import columns, outcome_row
@@ -27,12 +27,13 @@ from sim.engine.state import (
     WHITE,
     new_state,
 )
-from sim.rules import Rules
-from sim.schema import RAW_FIELDS, ending_name
+from sim.schema.coords import AGREE, RESUME, SPECIAL, format_action
+from sim.schema.tables import RAW_FIELDS, ending_name
 
 
 class Game:
-    """A game under ``rules`` (``sim.rules.Rules``); actions use the encoding of ``sim.coords``.
+    """A game under ``rules`` (``sim.config.rules.Rules``); actions use the encoding of
+    ``sim.schema.coords``.
 
     ``setup``: None or N*N colours (0 empty, 1 Black, 2 White); ``to_move``: BLACK or WHITE
     (White only from a setup). ``exact``: repetition and four-virtual checks compare whole
@@ -41,7 +42,7 @@ class Game:
 
     def __init__(self, rules: Rules, setup=None, exact=True, to_move=BLACK):
         if not isinstance(rules, Rules):
-            raise TypeError(f"a Game takes a sim.rules.Rules, not {type(rules).__name__}")
+            raise TypeError(f"a Game takes a sim.config.rules.Rules, not {type(rules).__name__}")
         self.rules = rules
         self.size = size = rules.board_size
         self.state = new_state(rules, exact)  # the kernels' state (``sim.engine.state``)

@@ -7,15 +7,14 @@ start of a game.
 
 from numba import njit
 
-from sim.coords import PASS, RESIGN, VIRTUAL
 from sim.engine.board import (
     clear,
     copy_board,
     is_empty,
-    key_after,
     play_stone,
     put_stone,
 )
+from sim.engine.lookahead import key_after
 from sim.engine.repetition import (
     count_virtual,
     record,
@@ -87,6 +86,7 @@ from sim.engine.state import (
     opponent,
     slot,
 )
+from sim.schema.coords import PASS, RESIGN, VIRTUAL
 
 # ---- a game ----------------------------------------------------------------------------------
 
@@ -252,7 +252,7 @@ def _apply_action(g, action, code):
 
 
 # One compiled copy each for the callers, and an inlined one for the light playout's loop
-# (``sim.players.random``, ``sim.batch``), where a call costs about an eighth of the speed.
+# (``sim.players.random``, ``sim.play.batch``), where a call costs about an eighth of the speed.
 judge = njit(cache=True, _nrt=False)(_judge)
 judge_inline = njit(cache=True, _nrt=False, inline="always")(_judge)
 apply_action = njit(cache=True, _nrt=False)(_apply_action)

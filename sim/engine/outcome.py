@@ -1,8 +1,8 @@
 """The outcome of a game: the kernel ``outcome_row`` writes a game's raw outcome (integers)
-into a row of ``sim.schema.RAW_FIELDS`` (the ``R_*`` indices are looked up there by name);
+into a row of ``sim.schema.tables.RAW_FIELDS`` (the ``R_*`` indices are looked up there by name);
 ``outcome_arrays`` and ``columns`` turn raw rows into the named outcome columns of
-``sim.schema`` (``OUTCOME_TYPES``): scores, margins under each ruleset's komi
-(``rulings``, ``sim.schema.RULESET_SCORE``, docs/rules.md §8) and winners."""
+``sim.schema.tables`` (``OUTCOME_TYPES``): scores, margins under each ruleset's komi
+(``rulings``, ``sim.schema.tables.RULESET_SCORE``, docs/rules.md §8) and winners."""
 
 import numpy as np
 import pyarrow as pa
@@ -38,7 +38,7 @@ from sim.engine.state import (
     opponent,
     slot,
 )
-from sim.schema import (
+from sim.schema.tables import (
     COLOURS,
     ENDINGS,
     NO_WINNER_ENDINGS,
@@ -192,8 +192,8 @@ def labels(codes: np.ndarray, values) -> pa.Array:
 
 
 def outcome_arrays(rows: np.ndarray, rules) -> dict:
-    """Named outcome columns (Arrow arrays of ``sim.schema.OUTCOME_TYPES``) of raw rows of
-    games played under ``rules`` (``sim.rules.Rules``)."""
+    """Named outcome columns (Arrow arrays of ``sim.schema.tables.OUTCOME_TYPES``) of raw rows of
+    games played under ``rules`` (``sim.config.rules.Rules``)."""
     n = len(rows)
     size, komi = rules.board_size, rules.komi
     raw = {name: rows[:, i] for i, name in enumerate(RAW_FIELDS)}

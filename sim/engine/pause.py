@@ -5,7 +5,6 @@ passes into virtual moves and plays on. Neither is an action.
 
 from numba import njit
 
-from sim.coords import AGREE, RESUME
 from sim.engine.board import clear, is_stone, put_stone
 from sim.engine.history import virtual_move
 from sim.engine.repetition import relog
@@ -34,7 +33,8 @@ from sim.engine.state import (
     opponent,
     slot,
 )
-from sim.schema import MAX_RESUMPTIONS
+from sim.schema.coords import AGREE, RESUME
+from sim.schema.tables import MAX_RESUMPTIONS
 
 
 @njit(cache=True, _nrt=False)

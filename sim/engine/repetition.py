@@ -22,7 +22,8 @@ position (open addressing, cleared by a generation stamp).
 import numpy as np
 from numba import njit
 
-from sim.engine.board import board_after, board_into
+from sim.engine.board import board_into
+from sim.engine.lookahead import board_after
 from sim.engine.state import (
     BLACK,
     BOARD_SUPERKO,

@@ -8,7 +8,7 @@ kernels called once or more per action are inlined by numba (``inline="always"``
 the 9x9 playout 1.4x faster, at the price of a longer first compile.
 
 - ``pt[ROW, p]``: one row per per-point array (the board's colours too). Points live on a flat
-  board with a one-point border: the point ``y*N + x`` of ``sim.coords`` is
+  board with a one-point border: the point ``y*N + x`` of ``sim.schema.coords`` is
   ``(y+1)*(N+2) + x+1`` here (rows INTERIOR and PLAIN translate).
 - ``tab[ST, FIELD]``: the scalars of the game; ``tab[ROW, i]``: the repetition filter, the
   four-virtual table, the per-move logs and the scoring's counters.
@@ -23,7 +23,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from sim.schema import REPETITIONS, SUICIDES, ending_code
+from sim.schema.tables import REPETITIONS, SUICIDES, ending_code
 
 EMPTY, BLACK, WHITE, BORDER = 0, 1, 2, 3
 
@@ -73,7 +73,7 @@ REASONS = {
     NO_PAUSE: "not at a pause",
 }
 
-# what a real move would do (``board.key_after``): an ordinary move or a capture, a suicide
+# what a real move would do (``lookahead.key_after``): an ordinary move or a capture, a suicide
 # of the single stone played, a suicide of a chain of two or more stones
 PLACES, SUICIDE_ONE, SUICIDE_MANY = 0, 1, 2
 
@@ -84,7 +84,7 @@ BOARD_SUPERKO = REPETITIONS.index("board_superko")
 SITUATIONAL_SUPERKO = REPETITIONS.index("situational_superko")
 BASIC_KO = REPETITIONS.index("basic_ko")
 SUICIDE_NONE = SUICIDES.index("none")
-# endings: 0 while the game goes on, else ``sim.schema.ending_code``
+# endings: 0 while the game goes on, else ``sim.schema.tables.ending_code``
 PAUSE, FOUR_VIRTUAL, CYCLE, MOVE_LIMIT, RESIGNED = (
     ending_code(e) for e in ("pause", "four_virtual", "cycle", "move_limit", "resign")
 )
@@ -150,7 +150,7 @@ LAB = _pt.one()  # work space of the scoring: JPD ownership labels
 REGION = _pt.one()  # work space of the scoring: Tromp-Taylor region owners
 SEKI = _pt.one()  # work space of the scoring: points in seki
 COPY = _pt.one()  # work space of the scoring: a copy of the board
-INTERIOR = _pt.one()  # the bordered point of each point y*N + x of sim.coords (first N*N)
+INTERIOR = _pt.one()  # the bordered point of each point y*N + x of sim.schema.coords (first N*N)
 PLAIN = _pt.one()  # the point y*N + x of each bordered point (-1 on the border)
 N_PT = _pt.count
 
@@ -197,7 +197,7 @@ KEY_SEED = 20101010  # the Zobrist keys are the same in every process and run
 
 
 def new_state(rules, exact: bool) -> State:
-    """Allocate the arrays of a game under ``rules`` (``sim.rules.Rules``); ``history.reset``
+    """Allocate the arrays of a game under ``rules`` (``sim.config.rules.Rules``); ``history.reset``
     starts a game. ``exact``: compare whole positions on a key match."""
     size, max_actions = rules.board_size, rules.max_actions
     w = size + 2

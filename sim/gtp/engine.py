@@ -1,4 +1,4 @@
-"""A GTP program as a player: one process (``sim.program.Program``), started once and reused
+"""A GTP program as a player: one process (``sim.play.program.Program``), started once and reused
 from game to game (``clear_board``), every command and answer checked against GTP 2.
 
 A fault of the program — it died, it did not answer within its timeout, it answered what GTP
@@ -14,9 +14,9 @@ import hashlib
 import os
 import time
 
-from sim.coords import MoveError, parse_action
 from sim.errors import UserError
-from sim.program import EngineError, Program, resolve, shared, shown
+from sim.play.program import EngineError, Program, resolve, shared, shown
+from sim.schema.coords import MoveError, parse_action
 
 COLOUR = {1: "b", 2: "w"}
 
@@ -61,7 +61,7 @@ class GtpEngine(Program):
 
     @classmethod
     def of(cls, player) -> GtpEngine:
-        """The program of a ``sim.player.Player`` of kind ``gtp``, started."""
+        """The program of a ``sim.config.player.Player`` of kind ``gtp``, started."""
         return cls(
             player.command,
             player.genmove_timeout,

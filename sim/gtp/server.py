@@ -2,11 +2,11 @@
 
 ``GtpServer(player, rules).serve(stdin, stdout)`` reads GTP commands line by line and answers
 each (``=[id] text`` or ``?[id] message``, a blank line after, flushed), playing one game at a
-time under ``rules`` (``sim.rules.Rules``) with the engine of ``sim.engine.game``; ``genmove``
-asks ``player`` (``sim.player.Player``) through ``sim.native.NativePlayers``, as the batched
-games and the referee do. Game k of the session (counted from 0; a new game starts with
-``clear_board`` or ``boardsize`` once the current one has an action) draws from the random
-stream ``(seed, k)``.
+time under ``rules`` (``sim.config.rules.Rules``) with the engine of ``sim.engine.game``;
+``genmove`` asks ``player`` (``sim.config.player.Player``) through
+``sim.play.native.NativePlayers``, as the batched games and the referee do. Game k of the
+session (counted from 0; a new game starts with ``clear_board`` or ``boardsize`` once the
+current one has an action) draws from the random stream ``(seed, k)``.
 
 GTP knows no virtual move (虚着), and lets the colours come in any order; here:
 
@@ -24,7 +24,14 @@ import sys
 import traceback
 
 from sim import __version__
-from sim.coords import (
+from sim.config.player import Player
+from sim.config.rules import Rules
+from sim.engine.game import Game
+from sim.engine.pause import open_pause
+from sim.errors import one_line
+from sim.options import OptionError
+from sim.play.native import NativePlayers
+from sim.schema.coords import (
     COLUMNS,
     MAX_SIZE,
     MIN_SIZE,
@@ -34,14 +41,7 @@ from sim.coords import (
     format_action,
     parse_action,
 )
-from sim.engine.game import Game
-from sim.engine.pause import open_pause
-from sim.errors import one_line
-from sim.native import NativePlayers
-from sim.options import OptionError
-from sim.player import Player
-from sim.rules import Rules
-from sim.schema import NATIVE_PLAYERS
+from sim.schema.tables import NATIVE_PLAYERS
 
 PROTOCOL_VERSION = "2"
 NAME = "jpdsim"

@@ -1,3 +1,3 @@
 """KataGo's analysis engine as a player (docs/katago.md): ``rules`` (the KataGo rules and komi
 a player plays for), ``engine`` (the process and its JSON protocol), ``driver`` (games played
-many at a time, judged by ``sim.referee``)."""
+many at a time, judged by ``sim.play.referee``)."""

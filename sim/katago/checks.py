@@ -13,7 +13,7 @@ import sys
 
 from sim.errors import UserError
 from sim.katago.engine import FileFault, KatagoEngine, best_move, move_query
-from sim.program import EngineError
+from sim.play.program import EngineError
 
 _VERSIONS: dict = {}  # player -> the KataGo version its start-up check found in this process
 

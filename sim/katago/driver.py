@@ -1,9 +1,10 @@
 """Games in which KataGo plays, many at once (docs/katago.md): ``play_katago`` is
-``sim.referee.play_refereed`` for katago players (``KatagoReferee``, a ``sim.referee.Referee``).
+``sim.play.referee.play_refereed`` for katago players (``KatagoReferee``, a
+``sim.play.referee.Referee``).
 
 A worker keeps up to ``in_flight`` games going; each waits for at most one answer (its next
 move, or its dead stones at a pause), so KataGo always has that many positions to batch. Each
-game is a ``sim.referee.RefereedGame``, judged as a GTP program's is, with a ``NativePlayers``
+game is a ``sim.play.referee.RefereedGame``, judged as a GTP program's is, with a ``NativePlayers``
 of its own while it is played (its random stream and trees are its own), and its queries
 carry the whole game. A player with ``sample_moves`` draws its moves among the game's first
 actions from the visits KataGo gives each root move, with a random stream of the game's own
@@ -15,7 +16,7 @@ A fault ends one game ``engine_error``: the game whose query it names (an error 
 answer without a move, visits or ownership that are not numbers), else the game whose query
 waited longest (a crash, a query unanswered ``move_timeout`` after it was asked, garbage, an id
 nobody asked: the query KataGo was on when it failed, for an engine that answers in order).
-The process is restarted (``sim.referee.charge``, which stops the run after GIVE_UP_AFTER such
+The process is restarted (``sim.play.referee.charge``, which stops the run after GIVE_UP_AFTER such
 games in a row) and the other games' waiting queries are sent again.
 """
 
@@ -28,6 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from sim.config.player import Player
 from sim.gtp.engine import engine_seed
 from sim.katago.engine import (
     KatagoEngine,
@@ -37,9 +39,8 @@ from sim.katago.engine import (
     move_query,
     shared_katago,
 )
-from sim.player import Player
-from sim.program import EngineError
-from sim.referee import Fault, Referee, RefereedGame
+from sim.play.program import EngineError
+from sim.play.referee import Fault, Referee, RefereedGame
 
 log = logging.getLogger("jpdsim.katago")
 

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from sim.files import write_text_atomic
 from sim.katago.rules import query_rules
-from sim.program import EngineError, Program, resolve, shared, shown
+from sim.play.program import EngineError, Program, resolve, shared, shown
 
 log = logging.getLogger("jpdsim.katago")
 _VERSION_ID = "jpdsim:version"
@@ -101,7 +101,7 @@ def _check_file(key: str, name: str) -> None:
 
 
 class KatagoEngine(Program):
-    """A running ``katago analysis`` for ``player`` (a ``sim.player.Player`` of kind
+    """A running ``katago analysis`` for ``player`` (a ``sim.config.player.Player`` of kind
     ``katago``) on ``board_size``; ``waiting``: the ids asked and not yet answered, oldest
     first, each with when it was asked; ``version``: KataGo's, as it said at start."""
 

@@ -6,7 +6,7 @@ judges every move by the run's rules whatever KataGo believes.
 
 from __future__ import annotations
 
-from sim.rules import Rules
+from sim.config.rules import Rules
 
 #: KataGo's ko rule for each repetition mode: POSITIONAL bans every board position seen before,
 #: which covers what global superko and 唐宋版's no-result rule ban (KataGo never plays into

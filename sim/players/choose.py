@@ -3,8 +3,8 @@ of the player to move (its row of ``sim.players.params``) for its action.
 
 Which kernels a caller compiles follows from the types of what it passes: with ``tree`` None
 (no player of the driver searches) numba prunes the search away, and the batch loop
-(``sim.batch``) calls ``random_move`` alone when both players are ``random``. A run compiles
-what it plays (``sim.pairing.kernel_variant``).
+(``sim.play.batch``) calls ``random_move`` alone when both players are ``random``. A run compiles
+what it plays (``sim.config.pairing.kernel_variant``).
 """
 
 from numba import njit

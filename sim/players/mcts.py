@@ -9,7 +9,7 @@ turn given up, a pass that proposes a pause, a virtual move or (with ``avoid_sui
 a suicide, counts only the prior's even simulations, so that a search that finds every move
 lost or won does not give its turn away on the prior's optimism), through real moves, pass and
 the virtual move (all three are actions of the tree); a node gets its edges on its second visit
-(``_expand``: every legal real move that does not fill the mover's own eye, nor with
+(``sim.players.expand``: every legal real move that does not fill the mover's own eye, nor with
 ``avoid_suicides`` leave its chain without a liberty, pass, virtual; priors ``hand_prior``, or
 with ``prior = "learned"`` or ``"diamond"`` the gammas of ``sim.players.prior``); a new node
 ends the descent; the playout policy plays the game to its end (with ``tactics`` the pattern
@@ -30,19 +30,17 @@ that value ``v`` becomes ``(1 - u) v + u (1/2 + atan((margin - centre) / N) / π
 centre the mean margin of the search's scored simulations before this one (0 for its first):
 the search keeps preferring the larger margin around what it expects, won or lost.
 
-The trees live in ``sim.players.tree``. Longer than 300 lines on purpose: one search, its
-steps (priors, expansion, selection, playout, value, RAVE's backup) read in the order they
-run.
+The trees live in ``sim.players.tree``, a new node's edges and priors in
+``sim.players.expand``. Longer than 300 lines on purpose: one search, its steps (selection,
+playout, value, RAVE's backup, the early stop) read in the order they run.
 """
 
 import numpy as np
 from numba import njit
 
-from sim.engine.board import in_atari_at, neighbour
 from sim.engine.history import (
     PASS,
     RESIGN,
-    VIRTUAL,
     apply_action,
     copy_game,
     judge,
@@ -52,36 +50,24 @@ from sim.engine.pause import open_pause, resume
 from sim.engine.state import (
     AGREE_MODE,
     BLACK,
-    COLOR,
     CYCLE,
-    EMPTIES,
     ENDING,
-    HEAD,
-    LAST_POINT,
     MOVE_LIMIT,
-    N_EMPTY,
     OK,
     PENDING_PASS,
     RESUMPTIONS,
     ST,
-    SUIC,
-    SUICIDE_NONE,
     TO_MOVE,
     N,
-    W,
     colour_row,
     opponent,
-    slot,
 )
+from sim.players.expand import expand
 from sim.players.params import (
-    HAND_PRIOR,
-    K_AVOID_SUICIDES,
-    K_DOUBT_PASSES,
     K_EXPLORE,
     K_KOMI,
     K_PLAY_FOR,
     K_PLAYOUT,
-    K_PRIOR,
     K_PRIOR_VISITS,
     K_RAVE,
     K_RESIGN,
@@ -91,10 +77,8 @@ from sim.players.params import (
     K_VISITS,
     PATTERN_PLAYOUT,
 )
-from sim.players.pattern import around, matches_at, pattern_move
-from sim.players.prior import F, is_candidate, is_suicide, move_weight
+from sim.players.pattern import pattern_move
 from sim.players.random import random_move
-from sim.players.tactics import bad_self_atari
 from sim.players.tree import (
     ACT,
     CHILD,
@@ -105,7 +89,6 @@ from sim.players.tree import (
     SEQ_COLOUR,
     SEQ_NODE,
     SEQ_POINT,
-    USED_EDGES,
     USED_NODES,
     count_owners,
     new_node,
@@ -114,125 +97,15 @@ from sim.players.tree import (
 
 SCORE_WEIGHT = 0.05
 # priors as virtual experience (``prior_visits`` > 0): Pachi's (uct/prior.c) even prior of 14
-# simulations valued 1/2 on 9x9, and no won simulations for a prior below 0.001
-EVEN_VISITS, MIN_PRIOR = 14.0, 0.001
-_PASS_FIRST, _PASS_ANSWER = F["pass_first"], F["pass_answer"]
-# hand-set priors (before normalising): a real move 1; a capture +4, a 3x3 pattern next to
-# the opponent's last move +2; a self-atari the pattern player refuses 0.1; pass and virtual
-_P_CAPTURE, _P_PATTERN, _P_SELF_ATARI, HAND_PASS, _P_VIRTUAL = 4.0, 2.0, 0.1, 0.5, 0.5
-
-
-@njit(cache=True, _nrt=False)
-def hand_prior(s, p, c):
-    """The unnormalised prior of colour ``c``'s real move at ``p`` (see the module's weights)."""
-    if bad_self_atari(s, p, c):
-        return _P_SELF_ATARI
-    pt = s.pt
-    w = s.tab[ST, W]
-    prior = 1.0
-    o = opponent(c)
-    for side in range(4):
-        q = neighbour(p, w, side)
-        if pt[COLOR, q] == o and in_atari_at(pt, pt[HEAD, q], p):
-            prior += _P_CAPTURE
-            break
-    last = s.tab[ST, slot(LAST_POINT, o)]
-    if last > 0:
-        for d in range(8):
-            if around(last, w, d) == p:
-                if matches_at(pt, p, w, c):
-                    prior += _P_PATTERN
-                break
-    return prior
-
-
-@njit(cache=True, _nrt=False)
-def _expand(tree, t, s, nd, params):
-    """Give node ``nd`` (the position of ``s``) its edges (with ``avoid_suicides`` none for a
-    suicide); False if the arrays are full. With a learned ``prior`` the priors of
-    ``sim.players.prior`` (reading ladders with ``tactics``; pass and virtual both a first
-    pass's, or an answer's), else the hand-set ones; each edge's won virtual simulations
-    ``sqrt(P) prior_visits`` (none where P is below ``MIN_PRIOR``, nor with ``doubt_passes``
-    for a turn given up: a pass that proposes a pause, a virtual move, a suicide searched)."""
-    learned = params[K_PRIOR] != HAND_PRIOR
-    ladders = params[K_TACTICS] != 0.0
-    # suicides are legal only where the rules allow them (else ``judge`` refuses them)
-    suicides = s.tab[ST, SUIC] != SUICIDE_NONE
-    searched = not (suicides and params[K_AVOID_SUICIDES] != 0.0)  # suicides among the edges
-    prior_visits = params[K_PRIOR_VISITS]
-    n_edges = tree.edge.shape[2]
-    first = tree.meta[t, USED_EDGES]
-    if first + s.tab[ST, N_EMPTY] + 2 > n_edges:
-        return False
-    c = s.tab[ST, TO_MOVE]
-    pending = s.tab[ST, PENDING_PASS]
-    pattern, features = tree.pattern[t], tree.features[t]
-    keys, values = tree.keys[t], tree.values[t]
-    e = first
-    total = 0.0
-    for i in range(s.tab[ST, N_EMPTY]):
-        p = s.pt[EMPTIES, i]
-        if is_candidate(s, p, c, pending, searched):
-            tree.edge[t, ACT, e] = p
-            if learned:
-                weight = move_weight(
-                    s, p, c, pattern, features, keys, values, tree.board, tree.line, ladders
-                )
-                tree.prior[t, e] = np.exp(weight)
-            else:
-                tree.prior[t, e] = hand_prior(s, p, c)
-            e += 1
-    pass_prior, virtual_prior = HAND_PASS, _P_VIRTUAL
-    if learned:
-        pass_prior = np.exp(features[_PASS_ANSWER if pending else _PASS_FIRST])
-        virtual_prior = pass_prior
-    # under dead_stones = "agree", answering a pass with a pass (a pause, its dead stones to
-    # agree) weighs as much as every real move together (the hand-set prior of a plain move
-    # is 1)
-    if pending and s.tab[ST, AGREE_MODE] == 1:
-        real = float(e - first)
-        if learned:
-            real = 0.0
-            for i in range(first, e):
-                real += tree.prior[t, i]
-        pass_prior = max(pass_prior, real)
-    for action, prior in ((PASS, pass_prior), (VIRTUAL, virtual_prior)):
-        tree.edge[t, ACT, e] = action
-        tree.prior[t, e] = prior
-        e += 1
-    for i in range(first, e):
-        total += tree.prior[t, i]
-        tree.edge[t, CHILD, i] = -1
-        tree.edge[t, NUM, i] = 0
-        tree.wsum[t, i] = 0.0
-    if tree.amaf_n.shape[1] > 0:
-        for i in range(first, e):
-            tree.amaf_n[t, i] = 0
-            tree.amaf_w[t, i] = 0.0
-    for i in range(first, e):
-        tree.prior[t, i] /= total
-        p = tree.prior[t, i]
-        tree.won[t, i] = np.sqrt(p) * prior_visits if p >= MIN_PRIOR else 0.0
-    if params[K_DOUBT_PASSES] != 0.0:
-        # turns given up: the suicides searched; pass and virtual, the last two edges, unless
-        # they answer a pass
-        if suicides and searched:
-            for i in range(first, e - 2):
-                if is_suicide(s, tree.edge[t, ACT, i], c):
-                    tree.won[t, i] = 0.0
-        if not pending:
-            tree.won[t, e - 2] = tree.won[t, e - 1] = 0.0
-    tree.node[t, FIRST, nd] = first
-    tree.node[t, COUNT, nd] = e - first
-    tree.meta[t, USED_EDGES] = e
-    return True
+# simulations valued 1/2 on 9x9 (``sim.players.expand`` gives the won ones)
+EVEN_VISITS = 14.0
 
 
 @njit(cache=True, _nrt=False)
 def _select(tree, t, nd, explore, rave, prior_visits):
     """The edge of ``nd`` with the highest score ``Q + explore * P * sqrt(N) / (1 + n)``.
     With ``prior_visits`` k > 0 (Pachi's priors as virtual experience) an edge's ``Q`` counts
-    ``EVEN_VISITS`` virtual simulations valued 1/2 and its ``won`` ones (``_expand``: sqrt(P)
+    ``EVEN_VISITS`` virtual simulations valued 1/2 and its ``won`` ones (``expand``: sqrt(P)
     k where its prior P is at least ``MIN_PRIOR``) beside its own; else unvisited edges are
     valued at the mean of the visited ones (first-play urgency). With RAVE (``rave`` > 0, its
     equivalence visits) an edge's value is ``(1 - b) Q + b A``, ``A`` its all-moves-as-first
@@ -385,7 +258,7 @@ def search(g, s, tree, rng, params):
         nd = root
         depth = 0
         while s.tab[ST, ENDING] == 0:
-            if tree.node[t, COUNT, nd] < 0 and not _expand(tree, t, s, nd, params):
+            if tree.node[t, COUNT, nd] < 0 and not expand(tree, t, s, nd, params):
                 break  # no room: the playout starts here
             e = _select(tree, t, nd, explore, rave, prior_visits)
             path[depth] = e

@@ -1,8 +1,8 @@
 """A player as the kernels read it: one float64 row of parameters per colour (``K_*``), its
-kind as a code (an index in ``sim.schema.PLAYERS``), and ``kernel_parameters``, which writes
-the row of a ``sim.player.Player`` under some ``sim.rules.Rules``."""
+kind as a code (an index in ``sim.schema.tables.PLAYERS``), and ``kernel_parameters``, which writes
+the row of a ``sim.config.player.Player`` under some ``sim.config.rules.Rules``."""
 
-from sim.schema import PLAYERS, PLAYOUTS, PRIORS, RULESETS
+from sim.schema.tables import PLAYERS, PLAYOUTS, PRIORS, RULESETS
 
 RANDOM, CAPTURE, PATTERN, MCTS, KOFIGHT = (
     PLAYERS.index(k) for k in ("random", "capture", "pattern", "mcts", "kofight")
@@ -51,8 +51,8 @@ N_K = len(ROW)
 
 
 def kernel_parameters(player, rules) -> list:
-    """The ``K_*`` row of ``player`` (``sim.player.Player``) under ``rules``: ``K_KOMI`` is the
-    komi of the ruleset it plays for."""
+    """The ``K_*`` row of ``player`` (``sim.config.player.Player``) under ``rules``: ``K_KOMI`` is
+    the komi of the ruleset it plays for."""
     values = {
         "kind": PLAYERS.index(player.kind),
         "visits": player.visits,

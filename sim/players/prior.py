@@ -4,7 +4,7 @@ the product of the strengths (gammas) of the features it has, learned from KataG
 ``tools/learn_prior.py`` and shipped in ``prior_weights.npz`` beside this file.
 
 A real move's features (``move_features``): its 3x3 neighbourhood (the 8-neighbourhood code of
-``sim.players.pattern``, one weight per code, equal over rotations and reflections, read in
+``sim.players.shapes``, one weight per code, equal over rotations and reflections, read in
 the mover's colours) and at most one of each tactical group of ``FEATURES``: the stones it
 captures, an own chain in atari it saves, an opponent chain it puts in atari, a self-atari the
 pattern player refuses (reading ladders, also a save that a ladder catches anyway), its
@@ -25,8 +25,9 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from sim.engine.board import in_atari_at, key_after, neighbour
+from sim.engine.board import in_atari_at, neighbour
 from sim.engine.history import judge
+from sim.engine.lookahead import key_after
 from sim.engine.state import (
     BORDER,
     COLOR,
@@ -43,8 +44,8 @@ from sim.engine.state import (
     slot,
 )
 from sim.players.ladder import caught_running
-from sim.players.pattern import AROUND, around, colours_swapped
 from sim.players.random import fills_own_eye
+from sim.players.shapes import AROUND, around, colours_swapped
 from sim.players.tactics import MANY, bad_self_atari, liberties_after, other_liberty
 
 #: The tactical features, each a weight; a move has at most one of each group (the names'
@@ -265,7 +266,7 @@ def move_weight(s, p, c, pattern, features, keys, values, b, line, ladders):
 @njit(cache=True, _nrt=False, inline="always")
 def is_suicide(s, p, c):
     """Whether ``c``'s move at the empty ``p`` leaves its own chain without a liberty (the
-    engine's own reading, ``board.key_after``; legal only as a multi-stone suicide under
+    engine's own reading, ``lookahead.key_after``; legal only as a multi-stone suicide under
     ``suicide = "multi"``)."""
     return key_after(s, p, c)[1] != PLACES
 

@@ -59,7 +59,7 @@ def _random_move(g, rng, virtual_rate):
 
 
 # One compiled copy for the players, and an inlined one for the light playout's loop
-# (``sim.batch``), where a call costs about an eighth of the speed.
+# (``sim.play.batch``), where a call costs about an eighth of the speed.
 random_move = njit(cache=True, _nrt=False)(_random_move)
 random_inline = njit(cache=True, _nrt=False, inline="always")(_random_move)
 

@@ -19,9 +19,9 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
+from sim.config.player import Player
 from sim.engine.board import is_stone
 from sim.engine.state import BLACK, COLOR, INTERIOR, LAB, ST, WHITE, N, new_state, opponent
-from sim.player import Player
 from sim.players import prior
 from sim.players.ladder import new_line
 

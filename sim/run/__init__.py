@@ -2,7 +2,7 @@
 
 How a run goes:
 
-1. The config (``sim.config``) fixes everything that decides a game; a game depends only on
+1. The config (``sim.config.run``) fixes everything that decides a game; a game depends only on
    (seed, game id), so the game ids ``0 .. games-1`` are cut into shards of ``shard_size`` and
    the shards are played in any order by any number of worker processes (``spawn`` context),
    each playing a shard through the run's driver (``sim.run.drivers``: the batch kernel, or

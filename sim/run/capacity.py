@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import sys
 
-from sim.config import RunConfig
+from sim.config.run import RunConfig
 from sim.errors import UserError
 
 #: What a worker takes before its search trees (Python, numpy, numba, pyarrow, the kernels).
@@ -16,7 +16,7 @@ WORKER_BYTES = 200 * 2**20
 def check_workers(configs: list[RunConfig], workers: int) -> None:
     """Before a run (or a set of runs) starts ``workers`` local workers: UserError when they
     need more memory than the machine has (``WORKER_BYTES`` each, plus the search trees,
-    ``sim.player.Player.tree_bytes``, once per game in flight against KataGo), a line on
+    ``sim.config.player.Player.tree_bytes``, once per game in flight against KataGo), a line on
     stderr when there are more of them than cores."""
     need = max(
         WORKER_BYTES + p.tree_bytes(cfg.rules.board_size) * _in_flight(cfg)

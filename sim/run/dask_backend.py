@@ -6,9 +6,9 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from sim.config import RunConfig
+from sim.config.run import RunConfig
 from sim.errors import UserError, one_line
-from sim.program import task_programs
+from sim.play.program import task_programs
 from sim.run.shard import play_shard
 
 log = logging.getLogger("jpdsim.runner")

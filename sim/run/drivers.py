@@ -1,6 +1,6 @@
-"""The drivers of a run's games, one registration each in ``DRIVERS`` (``sim.pairing.driver``
-names the one of a pair of players): ``batch``, the batch kernel (``sim.selfplay``);
-``referee``, GTP programs one game at a time (``sim.referee``); ``katago``, KataGo many games
+"""The drivers of a run's games, one registration each in ``DRIVERS`` (``sim.config.pairing.driver``
+names the one of a pair of players): ``batch``, the batch kernel (``sim.play.selfplay``);
+``referee``, GTP programs one game at a time (``sim.play.referee``); ``katago``, KataGo many games
 at a time (``sim.katago.driver``).
 
 The run layer asks a driver three things (``Driver``): ``check`` a run before anything is made,
@@ -21,19 +21,19 @@ from dataclasses import dataclass
 import numpy as np
 
 from sim import kernel_cache
-from sim.config import RunConfig
+from sim.config.pairing import VARIANTS, kernel_variant
+from sim.config.player import Player
+from sim.config.run import RunConfig
 from sim.errors import UserError
 from sim.files import write_text_atomic
-from sim.pairing import VARIANTS, kernel_variant
-from sim.player import Player
 
 
 @dataclass(frozen=True)
 class Driver:
-    """A driver: its ``name`` (what ``sim.pairing.driver`` returns); ``check(cfg)``, the start-up
-    checks of a run it plays (its programs start, answer and take the run's rules; its setups
-    have liberties), a UserError naming the key; ``games`` and ``compiles`` import and return
-    the function that plays its games (``sim.selfplay.play_batch``'s contract) and the one
+    """A driver: its ``name`` (what ``sim.config.pairing.driver`` returns); ``check(cfg)``, the
+    start-up checks of a run it plays (its programs start, answer and take the run's rules; its
+    setups have liberties), a UserError naming the key; ``games`` and ``compiles`` import and return
+    the function that plays its games (``sim.play.selfplay.play_batch``'s contract) and the one
     whose game of stand-ins compiles the kernels those games run; ``reproducibility``: what
     the manifest says of what jpdsim cannot control in its games (docs/gtp.md,
     docs/katago.md), None when they depend on (seed, game id) alone; ``programs(cfg)``: what
@@ -49,7 +49,7 @@ class Driver:
     programs: Callable[[RunConfig], dict] | None = None
 
     def play(self, **kwargs):
-        """Play games: ``sim.selfplay.play_batch``'s keywords and results."""
+        """Play games: ``sim.play.selfplay.play_batch``'s keywords and results."""
         return self.games()(**kwargs)
 
     def compile(self, kwargs: dict, log=None) -> tuple[str, ...]:
@@ -102,13 +102,13 @@ def _stand_in(player: Player) -> Player:
 
 
 def _batch():
-    from sim.selfplay import play_batch
+    from sim.play.selfplay import play_batch
 
     return play_batch
 
 
 def _gtp():
-    from sim.referee import play_refereed
+    from sim.play.referee import play_refereed
 
     return play_refereed
 
@@ -121,8 +121,8 @@ def _katago():
 
 def _refereed():
     """The simulator's players alone, moved as the drivers that referee move them
-    (``sim.referee.Referee``): the kernels of both those drivers."""
-    from sim.referee import Referee
+    (``sim.play.referee.Referee``): the kernels of both those drivers."""
+    from sim.play.referee import Referee
 
     return Referee.play
 

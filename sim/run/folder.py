@@ -9,7 +9,7 @@ import os
 import time
 from pathlib import Path
 
-from sim.config import RunConfig
+from sim.config.run import RunConfig
 from sim.dataset.check import RunState, check_run, read_part
 from sim.dataset.layout import (
     GAMES,
@@ -25,7 +25,7 @@ from sim.dataset.manifest import now, read_manifest, write_manifest
 from sim.errors import UserError
 from sim.run import identity
 from sim.run.drivers import DRIVERS
-from sim.schema import SCHEMA_VERSION
+from sim.schema.tables import SCHEMA_VERSION
 
 LOCK_TRIES, LOCK_WAIT = 20, 0.05  # a busy folder's lock is tried for about a second
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sim.config import RunConfig
-from sim.config_file import config_from_dict
+from sim.config.file import config_from_dict
+from sim.config.run import RunConfig
 from sim.dataset.check import RunState, check_run
 from sim.dataset.layout import MANIFEST
 from sim.dataset.manifest import now, read_manifest

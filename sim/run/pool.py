@@ -27,11 +27,11 @@ from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 
-from sim.config import RunConfig
-from sim.config_file import config_from_dict
+from sim.config.file import config_from_dict
+from sim.config.run import RunConfig
 from sim.errors import UserError, limit_error
 from sim.interrupts import check, deferred, in_main_thread
-from sim.program import close_all, kill_all
+from sim.play.program import close_all, kill_all
 from sim.run.shard import play_shard
 
 log = logging.getLogger("jpdsim.runner")
@@ -84,7 +84,7 @@ def _worker_main(conn, run_dir: str, cfg_dict: dict, parent_pid: int) -> None:
     t0 = time.perf_counter()
     try:
         cfg = config_from_dict(cfg_dict, "manifest", stored=True)
-        import sim.selfplay  # noqa: F401 - load the engine now: a failure here stops the run
+        import sim.play.selfplay  # noqa: F401 - load the engine now: a failure here stops the run
     except BaseException as err:  # noqa: BLE001 - reported to the parent, which stops the run
         limit = limit_error(err)
         conn.send(("fatal", traceback.format_exc(), limit and str(limit)))

@@ -15,7 +15,7 @@ from pathlib import Path
 from multiprocessing_logging import MultiProcessingHandler
 
 from sim import interrupts
-from sim.config import RunConfig
+from sim.config.run import RunConfig
 from sim.dataset.check import RunState, check_run
 from sim.dataset.layout import LOG
 from sim.dataset.manifest import environment, now

@@ -1,5 +1,5 @@
 """A komi search's next round, decided from the games its run folder holds
-(``sim.komi_search.next_round``): the runner calls ``next_config`` once a round's shards are
+(``sim.komi.search.next_round``): the runner calls ``next_config`` once a round's shards are
 all written; ``log_round`` says in the run's log what it decided."""
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.config import RunConfig
+from sim.config.run import RunConfig
 from sim.dataset.check import read_part
 from sim.dataset.layout import GAMES, part_name
-from sim.komi_search import next_round
+from sim.komi.search import next_round
 
 log = logging.getLogger("jpdsim.runner")
 #: A winner column's values as Black's (wins, draws, losses).

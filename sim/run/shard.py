@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
-from sim.config import RunConfig
+from sim.config.run import RunConfig
 from sim.dataset.write import games_table, moves_selection, moves_table, write_shard
 from sim.run.drivers import DRIVERS
 

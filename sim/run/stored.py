@@ -23,7 +23,7 @@ from sim.dataset.write import games_table
 from sim.errors import UserError
 from sim.options import OptionError
 from sim.run.shard import play_table
-from sim.schema import GAME_SCHEMA, RAW_FIELDS
+from sim.schema.tables import GAME_SCHEMA, RAW_FIELDS
 
 
 def _same(a, b) -> bool:
@@ -95,8 +95,8 @@ def _judged(state: RunState, row: dict, actions, names: list[str]):
     row, or None when a stored move is illegal; what the comparison adds). What only the
     programs could tell is taken from the row: an ``engine_error`` ending, ``engine_illegal``."""
     from sim.engine.game import Game  # the engine (numba) only to re-play
-    from sim.referee import raw_outcome
-    from sim.selfplay import batch_columns
+    from sim.play.referee import raw_outcome
+    from sim.play.selfplay import batch_columns
 
     where = f"{state.run_dir}: game {row['game_id']}"
     if actions is None:

@@ -27,8 +27,8 @@ from pathlib import Path
 if __package__ in (None, ""):  # run by path: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from sim.coords import MoveError, format_action, format_diagram, parse_action, parse_diagram  # noqa: E402
-from sim.schema import RULESETS  # noqa: E402
+from sim.schema.coords import MoveError, format_action, format_diagram, parse_action, parse_diagram  # noqa: E402
+from sim.schema.tables import RULESETS  # noqa: E402
 from tests.positions import (
     ATARI_SEKI,
     BLACK_NO_ROOM,

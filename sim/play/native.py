@@ -1,6 +1,7 @@
 """The simulator's own players of one game driver, as one object: the batch
-(``sim.selfplay``), the GTP referee (``sim.referee``) and the GTP server (``sim.gtp.server``)
-all choose moves, follow the game and name dead stones through ``NativePlayers``.
+(``sim.play.selfplay``), the GTP referee (``sim.play.referee``) and the GTP server
+(``sim.gtp.server``) all choose moves, follow the game and name dead stones through
+``NativePlayers``.
 
 It holds each colour's kernel row (``sim.players.params``), the game's random stream
 (``sim.players.stream``), a searching player's trees and simulations' state
@@ -12,19 +13,19 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim.config.pairing import kernel_variant
+from sim.config.player import Player
+from sim.config.rules import Rules
 from sim.engine.state import INTERIOR, PLAIN, ST, TO_MOVE, colour_row, new_state
-from sim.pairing import kernel_variant
-from sim.player import Player
 from sim.players.choose import player_action
 from sim.players.params import kernel_parameters
 from sim.players.stream import start_stream
 from sim.players.tree import advance, dead_list, drop_trees, new_tree
-from sim.rules import Rules
-from sim.schema import RAW_FIELDS
+from sim.schema.tables import RAW_FIELDS
 
 
 class NativePlayers:
-    """``black`` and ``white`` (``sim.player.Player``s of the simulator's own kinds) under
+    """``black`` and ``white`` (``sim.config.player.Player``s of the simulator's own kinds) under
     ``rules``; ``virtual_rate``: the playout players' share of voluntary virtual moves."""
 
     def __init__(self, rules: Rules, black: Player, white: Player, virtual_rate: float = 0.0):
@@ -43,7 +44,7 @@ class NativePlayers:
 
     @property
     def variant(self) -> str:
-        """The batch kernel these players need (``sim.pairing.kernel_variant``)."""
+        """The batch kernel these players need (``sim.config.pairing.kernel_variant``)."""
         return kernel_variant(*self.players)
 
     def set_rules(self, rules: Rules) -> None:
@@ -62,14 +63,14 @@ class NativePlayers:
 
     def choose(self, g) -> tuple[int, int]:
         """The action of the player to move in the engine state ``g`` (a plain point in
-        ``sim.coords``' encoding, or PASS, VIRTUAL, RESIGN) and its ``judge`` verdict; the
+        ``sim.schema.coords``' encoding, or PASS, VIRTUAL, RESIGN) and its ``judge`` verdict; the
         caller plays it, then calls ``advance``."""
         row = self.params[colour_row(g.tab[ST, TO_MOVE])]
         action, code = player_action(g, self.sim, self.tree, self.rng, row, self.virtual_rate)
         return (int(action) if action < 0 else int(g.pt[PLAIN, action])), int(code)
 
     def advance(self, g, action: int) -> None:
-        """After any action of the game (``sim.coords`` encoding): the trees follow it."""
+        """After any action of the game (``sim.schema.coords`` encoding): the trees follow it."""
         if self.tree is not None:
             advance(self.tree, action if action < 0 else g.pt[INTERIOR, action])
 

@@ -1,5 +1,5 @@
 """Run configs read: a TOML file (``configs/*.toml``), or the table a run stored in its
-manifest, into a ``sim.config.RunConfig``.
+manifest, into a ``sim.config.run.RunConfig``.
 
 Keys (all at the top level of the file, except the ``[komi]`` table):
 
@@ -12,27 +12,29 @@ games           number of games (game ids ``0 .. games-1``), at most    required
 shard_size      games per shard file ``games/part-NNNNN.parquet``,      10000
                 1..10,000,000
 seed            run seed, 0 .. 2**63-1; a game depends on (seed, id)    0
-[players.black] the player of each colour (``sim.player.Player``): a table  ``kind = "random"``
-[players.white] with ``kind`` and its parameters (mcts, kofight, gtp, katago)
+[players.black] each colour's player (``sim.config.player.Player``): a  ``kind = "random"``
+[players.white] table with ``kind`` and its parameters (mcts, kofight,
+                gtp, katago)
 virtual_rate    probability that a playout player (random, capture,     0.0
                 pattern) plays a virtual move, 0..1
 record_moves    ``"none"``, ``"cycles"`` (games not ended by a pause,   ``"none"``; ``"all"``
                 or with repetition bans) or ``"all"``                   if a program plays
-setup           start position(s) (``sim.setups``): a corpus name, a    the empty board
-                diagram file, a table (name, diagram, to_move) or a
-                list of them; game i starts from setup i mod k
+setup           start position(s) (``sim.config.setups``): a corpus     the empty board
+                name, a diagram file, a table (name, diagram, to_move)
+                or a list of them; game i starts from setup i mod k
 to_move         ``"black"`` or ``"white"``: who moves first from every  each setup's own
                 setup                                                   (a file's header)
-*the rules*     (``sim.rules.Rules``, validated there)
-rules           a preset of ``sim.rules.PRESETS``; the keys below       ``"jpd"``
-                override its values
+*the rules*     (``sim.config.rules.Rules``, validated there)
+rules           a preset of ``sim.config.rules.PRESETS``; the keys      ``"jpd"``
+                below override its values
 board_size      N, 2..25                                                required (the
                                                                         setups' size)
-repetition      ``sim.schema.REPETITIONS``                              the preset's
-suicide         ``sim.schema.SUICIDES``                                 the preset's
+repetition      ``sim.schema.tables.REPETITIONS``                       the preset's
+suicide         ``sim.schema.tables.SUICIDES``                          the preset's
 max_actions     move cap per game, 1..MAX_ACTIONS_LIMIT (1,000,000)    8 * N * N
-dead_stones     ``sim.schema.DEAD_STONES``                              ``"all_alive"``
-[komi]          komi per ruleset (``sim.schema.RULESETS``), finite       ``sim.schema.DEFAULT_KOMI``
+dead_stones     ``sim.schema.tables.DEAD_STONES``                       ``"all_alive"``
+[komi]          komi per ruleset (``sim.schema.tables.RULESETS``),      the ruleset's
+                finite                                                  ``DEFAULT_KOMI``
 komi_sweep      ``{ ruleset = R, values = [k0, k1, ...] }``: game i is      no sweep
                 played at komi ``values[(i div s) mod k]`` for ruleset
                 R (s setups, else 1: every komi from every setup),
@@ -40,12 +42,12 @@ komi_sweep      ``{ ruleset = R, values = [k0, k1, ...] }``: game i is      no s
                 from R's in ``[komi]`` kept); 1..MAX_SWEEP (1000)
                 distinct values; ``cross_setups = false``: ``values[i
                 mod k]``, as runs stored without the key played
-                (``sim.rules.KomiSweep``)
+                (``sim.config.rules.KomiSweep``)
 komi_search     ``{ ruleset = R, precision = 0.25, max_games = 4000,      no search
                 round_games = 400, start = K }``: rounds of games at
                 komis chosen from the results before them, until the
                 fair komi's 95% interval is ``precision`` wide on either
-                side (``sim.komi_search``); decides ``games``
+                side (``sim.komi.search``); decides ``games``
 =============== ======================================================= ==========================
 
 The keys ``policy_b``/``policy_w`` of schema 1 are gone: ``[players.black] kind = ...`` says
@@ -61,14 +63,14 @@ import tomllib
 from dataclasses import replace
 from pathlib import Path
 
-from sim.config import RUN_KEYS, RunConfig
+from sim.config.player import Player
+from sim.config.rules import RULE_KEYS, KomiSweep, Rules
+from sim.config.run import RUN_KEYS, RunConfig
+from sim.config.setups import TO_MOVE, Setup, load_setup
 from sim.errors import UserError, quoted
 from sim.files import read_text
-from sim.komi_search import KomiSearch
+from sim.komi.search import KomiSearch
 from sim.options import OptionError
-from sim.player import Player
-from sim.rules import RULE_KEYS, KomiSweep, Rules
-from sim.setups import TO_MOVE, Setup, load_setup
 
 _KEYS = (*RUN_KEYS, "to_move", "players", "komi_sweep", "komi_search", "rules", *RULE_KEYS)
 _GONE = {"policy_b": "[players.black] kind = ...", "policy_w": "[players.white] kind = ..."}
@@ -125,7 +127,7 @@ def config_from_dict(
 ) -> RunConfig:
     """A RunConfig from a parsed table; ``where`` (a file name) starts every error message;
     ``stored``: the config a run stored in its manifest (players' parameters added since take
-    the values it played with, ``sim.player.LEGACY``)."""
+    the values it played with, ``sim.config.player.LEGACY``)."""
     if not isinstance(raw, dict):
         raise UserError(f"{where}: a config must be a table of keys")
     try:  # an OptionError names the key: the UserError names the file too

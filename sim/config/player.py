@@ -1,9 +1,13 @@
 """Who plays a colour: one frozen value type, its validator and its canonical name.
 
-A ``Player`` is a kind (``sim.schema.PLAYERS``) and the parameters of that kind. A run config
+A ``Player`` is a kind (``sim.schema.tables.PLAYERS``) and the parameters of that kind. A run config
 gives one per colour (``[players.black]``, ``[players.white]``); rows record each as its
 canonical string (``Player.name``, read back by ``Player.from_name``), which the analysis
 groups by. docs/rules.md §11, and docs/gtp.md for ``gtp``.
+
+Longer than 300 lines on purpose: 80 of them are the table below, the reference of every
+parameter, kept beside the fields and limits it describes; the rest is one value type, whose
+canonical name is read back (``from_name``) through the checks that made it.
 
 =============== ============================================== ==================
 parameter       meaning                                        default
@@ -56,10 +60,10 @@ threat_rate     probability of a virtual move (the ko threat)  0.5
                 when the repetition rule bans every recapture
 *mcts and kofight*
 playout         mcts: the playout policy; kofight: the policy  ``"pattern"``
-                of its other moves (``sim.schema.PLAYOUTS``)
+                of its other moves (``sim.schema.tables.PLAYOUTS``)
 *mcts, gtp and katago*
 play_for        the ruleset whose win it plays for             ``"jpd_a"``
-                (``sim.schema.RULESETS``; komi from the run's)
+                (``sim.schema.tables.RULESETS``; komi from the run's)
 *gtp and katago*
 command         the program: a string (split as a shell        required
                 would) or a list of arguments
@@ -94,7 +98,7 @@ from dataclasses import dataclass
 
 from sim.errors import quoted
 from sim.options import OptionError, choice, flag, integer, number
-from sim.schema import PLAYER_PARAMETERS, PLAYERS, PLAYOUTS, PRIORS, RULESETS
+from sim.schema.tables import PLAYER_PARAMETERS, PLAYERS, PLAYOUTS, PRIORS, RULESETS
 
 MAX_VISITS = 100_000  # the trees' arrays grow with it (``sim.players.tree.new_tree``)
 MAX_IN_FLIGHT = 4096  # a katago player's games in flight per worker

@@ -5,7 +5,7 @@ of a pause whose dead stones are to be agreed by the players (``name_dead``, the
 ``play_games`` is compiled once per variant, chosen by the types of its optional arguments
 (numba prunes a branch on ``x is None`` for an argument that is None): ``players`` None plays
 the light playout alone (both players ``random``), ``tree`` None leaves the search out,
-``fault`` None the state check (``sim.pairing.kernel_variant``).
+``fault`` None the state check (``sim.config.pairing.kernel_variant``).
 """
 
 from numba import njit
@@ -45,8 +45,8 @@ def play_games(
     player ``players[c - 1]`` (a row of ``sim.players.params``; None: both ``random``), a
     searching player on the simulations' state ``s`` and the trees ``tree`` (None: no player
     searches); raw outcomes into ``out``. If ``moves`` is not empty, every action goes there
-    (sim.coords encoding), game j at ``moves[offsets[j]:offsets[j+1]]``; the call stops early,
-    returning the number of games played, when ``moves`` might not hold the next game. If
+    (sim.schema.coords encoding), game j at ``moves[offsets[j]:offsets[j+1]]``; the call stops
+    early, returning the number of games played, when ``moves`` might not hold the next game. If
     ``fault`` (three words) is not None, the state is checked after every action
     (``check_consistency``); the first problem stops the call with (code, point, action
     number) in ``fault``. ``rng`` (two words) and ``dead`` (2 x N*N) are work arrays: the

@@ -2,7 +2,7 @@
 files or from the cycle corpus shipped in ``sim/corpus/`` (docs/corpus.md).
 
 A diagram file is a short header of ``# key: value`` lines (``name``, ``to_move``,
-``source``, ``shows``), then the board in the ASCII form of ``sim.coords.parse_diagram``
+``source``, ``shows``), then the board in the ASCII form of ``sim.schema.coords.parse_diagram``
 (``X`` Black, ``O`` White, ``.`` empty; top row first).
 """
 
@@ -11,11 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from sim.coords import format_diagram, parse_diagram
 from sim.errors import quoted
 from sim.files import read_text
+from sim.schema.coords import format_diagram, parse_diagram
 
-CORPUS = Path(__file__).parent / "corpus"
+CORPUS = Path(__file__).parents[1] / "corpus"  # sim/corpus
 TO_MOVE = ("black", "white")
 HEADER_KEYS = ("name", "to_move", "source", "shows")
 

@@ -1,5 +1,5 @@
 """The run configuration: a validated, frozen ``RunConfig`` of the run's own keys, its rules,
-its players and its komi sweep or search (``sim.config_file`` reads one from a TOML file or a
+its players and its komi sweep or search (``sim.config.file`` reads one from a TOML file or a
 stored table; its docstring is the reference for every key). ``RunConfig``, ``Player``,
 ``Rules``, ``KomiSweep`` and ``KomiSearch`` check themselves on creation, an
 ``sim.options.OptionError`` naming the key."""
@@ -10,12 +10,12 @@ from dataclasses import dataclass, fields, replace
 
 import numpy as np
 
-from sim.komi_search import KomiSearch, Round
+from sim.config.pairing import driver
+from sim.config.player import Player
+from sim.config.rules import KomiSweep, Rules
+from sim.config.setups import Setup
+from sim.komi.search import KomiSearch, Round
 from sim.options import OptionError, choice, folder_name, integer, number
-from sim.pairing import driver
-from sim.player import Player
-from sim.rules import KomiSweep, Rules
-from sim.setups import Setup
 
 RECORD_MOVES = ("none", "cycles", "all")
 DEFAULT_SHARD_SIZE = 10_000
@@ -61,18 +61,20 @@ class RunConfig:
         integer("seed", self.seed, 0, MAX_INT64)
         for colour in ("black", "white"):
             if not isinstance(getattr(self, colour), Player):
-                raise OptionError(f"players.{colour}", "must be a sim.player.Player")
+                raise OptionError(f"players.{colour}", "must be a sim.config.player.Player")
         object.__setattr__(self, "virtual_rate", number("virtual_rate", self.virtual_rate, 0, 1))
         if self.record_moves is None:  # a program's games replay only from their moves
             object.__setattr__(self, "record_moves", "all" if self.engines else "none")
         choice("record_moves", self.record_moves, RECORD_MOVES)
         if not isinstance(self.rules, Rules):
-            raise OptionError("rules", "must be a sim.rules.Rules")
+            raise OptionError("rules", "must be a sim.config.rules.Rules")
         size = self.rules.board_size
         for x in self.setup:
             if not isinstance(x, Setup) or x.size != size:
                 name = getattr(x, "name", x)
-                raise OptionError("setup", f"{name!r} is not a {size}x{size} sim.setups.Setup")
+                raise OptionError(
+                    "setup", f"{name!r} is not a {size}x{size} sim.config.setups.Setup"
+                )
         try:
             driver(self.black, self.white)
         except ValueError as err:
@@ -81,7 +83,7 @@ class RunConfig:
             raise OptionError("setup", "gtp and katago players start from the empty board")
         if self.komi_sweep is not None:
             if not isinstance(self.komi_sweep, KomiSweep):
-                raise OptionError("komi_sweep", "must be a sim.rules.KomiSweep")
+                raise OptionError("komi_sweep", "must be a sim.config.rules.KomiSweep")
             if len(self.setup) < 2:  # nothing to cross: one config whatever the key says
                 object.__setattr__(self, "komi_sweep", replace(self.komi_sweep, cross_setups=True))
         if self.komi_sweep is not None or self.komi_search is not None:
@@ -97,7 +99,7 @@ class RunConfig:
         """Check the ``komi_search``, decide its first round, and take its games."""
         search = self.komi_search
         if not isinstance(search, KomiSearch):
-            raise OptionError("komi_search", "must be a sim.komi_search.KomiSearch")
+            raise OptionError("komi_search", "must be a sim.komi.search.KomiSearch")
         if self.komi_sweep is not None:
             raise OptionError("komi_search", "a run has a komi_sweep or a komi_search, not both")
         if search.round_games % self.shard_size:
@@ -113,7 +115,7 @@ class RunConfig:
                 f"{self.shard_size:,}: raise shard_size or lower max_games",
             )
         if not isinstance(self.rules, Rules):
-            raise OptionError("rules", "must be a sim.rules.Rules")
+            raise OptionError("rules", "must be a sim.config.rules.Rules")
         n = self.rules.board_size
         points = n * n
         if search.start is not None and abs(search.start) > points:
@@ -146,7 +148,7 @@ class RunConfig:
     def komi_groups(self, game_ids: np.ndarray) -> list[tuple[RunConfig, np.ndarray]]:
         """The games ``game_ids`` by the komi they are played at: (their config, their
         positions in ``game_ids``) in komi order, one group without a sweep or a search. Game
-        i starts from setup i mod s (``sim.batch``) and is played at the sweep's komi
+        i starts from setup i mod s (``sim.play.batch``) and is played at the sweep's komi
         (i div s) mod k, so that every (komi, setup) pair has one game in each s * k
         (``cross_setups``; else at komi i mod k); a search crosses its round's komis with the
         setups the same way."""
@@ -212,11 +214,12 @@ class RunConfig:
 
     @property
     def driver(self) -> str:
-        """What plays the games (``sim.pairing.driver``)."""
+        """What plays the games (``sim.config.pairing.driver``)."""
         return driver(self.black, self.white)
 
     def play_kwargs(self) -> dict:
-        """Keyword arguments of ``sim.selfplay.play_batch`` (all but game_ids, record_moves)."""
+        """Keyword arguments of ``sim.play.selfplay.play_batch`` (all but game_ids and
+        record_moves)."""
         return dict(
             rules=self.rules,
             black=self.black,
@@ -228,6 +231,6 @@ class RunConfig:
 
 
 #: The fields of ``RunConfig`` that a config names as top-level keys of its own (the others
-#: have their own readers: ``sim.config_file``).
+#: have their own readers: ``sim.config.file``).
 OWN_READERS = ("rules", "black", "white", "komi_sweep", "komi_search")
 RUN_KEYS = tuple(f.name for f in fields(RunConfig) if f.name not in OWN_READERS)

@@ -82,7 +82,7 @@ def resolve(command) -> list[str]:
 class Program:
     """A running program, started by ``spawn``. ``args``: its argument list (``resolve``d);
     ``name``: what messages call it. ``faults_in_a_row``: games in a row that ended by its
-    fault (kept by ``sim.referee``)."""
+    fault (kept by ``sim.play.referee``)."""
 
     def __init__(self, args: list[str], name: str):
         self.args, self.name = args, name

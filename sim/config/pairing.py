@@ -1,12 +1,12 @@
 """What a pair of players needs to play: its driver (``driver``: which code plays its games,
 ``sim.run.drivers``) and, for the simulator's own players, its batch kernel
-(``kernel_variant``: which variant of ``sim.batch`` is compiled)."""
+(``kernel_variant``: which variant of ``sim.play.batch`` is compiled)."""
 
 from __future__ import annotations
 
-from sim.player import Player
+from sim.config.player import Player
 
-#: The variants of the batch kernel (``sim.batch``), by what the players need, as a user reads
+#: The variants of the batch kernel (``sim.play.batch``), by what the players need, as a user reads
 #: them.
 VARIANTS = {"light": "light playouts", "playout": "playout players", "search": "tree search"}
 

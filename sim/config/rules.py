@@ -3,12 +3,12 @@
 A ``Rules`` value holds every knob that decides how a game is played and scored (docs/rules.md
 §1-§5, §8): board size, repetition rule, suicide option, move cap, dead-stone mode and the
 komi of each ruleset (a read-only ``Komi``). Run configs, ``sim.engine.game.Game``,
-``sim.selfplay.play_batch``, ``jpdsim replay`` and the runner all take a ``Rules``; nothing
+``sim.play.selfplay.play_batch``, ``jpdsim replay`` and the runner all take a ``Rules``; nothing
 else validates rule options. A ``KomiSweep`` is a run config's ``komi_sweep``; ``Rules.at_komi``
 gives the rules of a sweep's or a search's games at each of its komis.
 
 Presets name the *play* rules of a tradition; every game is still scored under all five
-rulesets of ``sim.schema.RULESETS`` (docs/rules.md §8):
+rulesets of ``sim.schema.tables.RULESETS`` (docs/rules.md §8):
 
 - ``jpd`` (the default): ``global_superko``, ``multi`` — 计枰点 A版 A§4.2 (禁全同), A§3.4;
 - ``jpd_tangsong``: ``no_result``, ``multi`` — 唐宋版 T§5: a cycle ends with no result;
@@ -23,10 +23,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 
-from sim.coords import MAX_SIZE, MIN_SIZE
 from sim.errors import quoted
 from sim.options import OptionError, choice, flag, integer, number
-from sim.schema import DEAD_STONES, DEFAULT_KOMI, REPETITIONS, RULESETS, SUICIDES
+from sim.schema.coords import MAX_SIZE, MIN_SIZE
+from sim.schema.tables import DEAD_STONES, DEFAULT_KOMI, REPETITIONS, RULESETS, SUICIDES
 
 MAX_ACTIONS_LIMIT = 1_000_000  # the largest move cap (a game state's tables grow with it)
 #: Komi values of one sweep.
@@ -124,12 +124,12 @@ class Rules:
 
     @property
     def repetition_code(self) -> int:
-        """The index of ``repetition`` in ``sim.schema.REPETITIONS`` (the engine's code)."""
+        """The index of ``repetition`` in ``sim.schema.tables.REPETITIONS`` (the engine's code)."""
         return REPETITIONS.index(self.repetition)
 
     @property
     def suicide_code(self) -> int:
-        """The index of ``suicide`` in ``sim.schema.SUICIDES`` (the engine's code)."""
+        """The index of ``suicide`` in ``sim.schema.tables.SUICIDES`` (the engine's code)."""
         return SUICIDES.index(self.suicide)
 
 
@@ -150,7 +150,7 @@ PRESETS = {
 class KomiSweep:
     """``komi_sweep``: the games of a run cycle through the komis ``values`` of ``ruleset``;
     ``cross_setups``: with several setups, every komi is played from every setup
-    (``sim.config.RunConfig.komi_groups``; False: as the runs stored without the key were
+    (``sim.config.run.RunConfig.komi_groups``; False: as the runs stored without the key were
     played). Validated on creation (``values`` made a tuple of floats)."""
 
     ruleset: str

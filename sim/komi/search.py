@@ -17,7 +17,7 @@ workers, and a killed run resumes to the same rows:
   that the rounds after it correct);
 - while the komis played do not bracket the fair komi, the next round goes past that end, 1,
   2, 4 and 8 points further;
-- once they do, the fair komi is fitted (``sim.komi_fit``: the fit ``jpdsim komi`` prints,
+- once they do, the fair komi is fitted (``sim.komi.fitting``: the fit ``jpdsim komi`` prints,
   its bootstrap of 1,000 redraws with seed 0) and the next round plays two thirds of its
   games at the two half points that enclose the estimate, where the crossing is read, and the
   rest at one komi on either side, as far out as the interval reaches (half a point to
@@ -43,9 +43,9 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from sim import komi_fit
+from sim.komi import fitting
 from sim.options import OptionError, choice, integer, number
-from sim.schema import RULESETS
+from sim.schema.tables import RULESETS
 
 #: The first round's komis, from its centre.
 SPREAD = (-2.0, -1.0, -0.5, 0.0, 0.5, 1.0, 2.0)
@@ -232,8 +232,8 @@ def next_round(search: KomiSearch, komis, counts, played: int, leads, points: fl
     counts = np.asarray(counts, np.int64).reshape(len(komis), 3)
     if len(komis) == 0:  # no game with a result under the ruleset: nothing to steer by
         return Round((), stop=NO_RESULT)
-    boot = komi_fit.bootstrap_counts(counts, N_BOOT, BOOT_SEED)
-    fit = komi_fit.fit(komis, counts, boot, LEVEL)
+    boot = fitting.bootstrap_counts(counts, N_BOOT, BOOT_SEED)
+    fit = fitting.fit(komis, counts, boot, LEVEL)
     half_width = (fit.hi - fit.lo) / 2  # NaN or inf where the bootstrap does not bracket
     low = _half(fit.fair) if math.isfinite(fit.fair) else math.nan
     pair = [k for k in (low, low + 0.5) if abs(k) <= points]  # past the board: no game needed

@@ -2,30 +2,30 @@
 
 ``play_batch`` is the engine's front door for the runner: rules and players in, named
 outcome columns (and, if asked, every game's actions) out. ``play_rows`` plays the games and
-returns the kernel's raw rows. The kernel is ``sim.batch``'s, compiled for what the players
-need (``sim.pairing.kernel_variant``).
+returns the kernel's raw rows. The kernel is ``sim.play.batch``'s, compiled for what the players
+need (``sim.config.pairing.kernel_variant``).
 """
 
 import numpy as np
 import pyarrow as pa
 
-from sim.batch import play_games
-from sim.coords import format_action
+from sim.config.player import Player
+from sim.config.rules import Rules
 from sim.engine.check import CONSISTENT, describe
 from sim.engine.history import reset
 from sim.engine.outcome import R_REP_BANS, columns, outcome_arrays
 from sim.engine.state import BLACK, new_state
-from sim.native import NativePlayers
-from sim.player import Player
-from sim.rules import Rules
-from sim.schema import RAW_FIELDS
+from sim.play.batch import play_games
+from sim.play.native import NativePlayers
+from sim.schema.coords import format_action
+from sim.schema.tables import RAW_FIELDS
 
 _MOVES_BUFFER = 1 << 20  # actions recorded by one kernel call (it returns before overflowing)
 
 
 def play_batch(rules: Rules, *, arrow=False, **games):
-    """Play ``games`` (the keywords of ``play_rows``) under ``rules`` (``sim.rules.Rules``).
-    Returns (columns, moves): every outcome field of ``sim.schema`` plus ``repetition_bans``,
+    """Play ``games`` (the keywords of ``play_rows``) under ``rules`` (``sim.config.rules.Rules``).
+    Returns (columns, moves): every outcome field of ``sim.schema.tables`` plus ``repetition_bans``,
     ``engine_illegal`` and ``setup`` (the setup's name, None for the empty board) as numpy
     arrays (Arrow arrays with ``arrow``: what the runner writes), and None or one int16 action
     array per game."""
@@ -33,7 +33,7 @@ def play_batch(rules: Rules, *, arrow=False, **games):
     setups = games.get("setups", ())
     names = np.array([x.name for x in setups] if setups else [None], object)
     ids = np.asarray(games["game_ids"], np.int64)
-    illegal = np.zeros(ids.size, np.int32)  # no engine here (``sim.referee``)
+    illegal = np.zeros(ids.size, np.int32)  # no engine here (``sim.play.referee``)
     return batch_columns(rows, rules, illegal, names[ids % len(names)], arrow), moves
 
 
@@ -51,20 +51,20 @@ def play_rows(
     exact=False,
 ):
     """Play the games ``game_ids`` of a run under ``rules``, ``black`` against ``white``
-    (``sim.player.Player``s, or a kind for short), game i from ``setups[i % k]``
-    (``sim.setups.Setup``s; none: the empty board); each game depends only on ``seed``, its
+    (``sim.config.player.Player``s, or a kind for short), game i from ``setups[i % k]``
+    (``sim.config.setups.Setup``s; none: the empty board); each game depends only on ``seed``, its
     id and its setup. ``check``: a debug option, the engine state is checked after every
     action (``sim.engine.check``; an inconsistency raises RuntimeError). ``exact``: the
     repetition rule compares whole positions on a key match (docs/rules.md §10; runs compare
     keys only, ``bench/exact_vs_hash.py`` shows that it makes no difference).
 
-    Returns the games as the kernel leaves them: raw outcome rows (``sim.schema.RAW_FIELDS``)
+    Returns the games as the kernel leaves them: raw outcome rows (``sim.schema.tables.RAW_FIELDS``)
     and None or one int16 action array per game."""
     if not isinstance(rules, Rules):
-        raise TypeError(f"the rules must be a sim.rules.Rules, not {type(rules).__name__}")
+        raise TypeError(f"the rules must be a sim.config.rules.Rules, not {type(rules).__name__}")
     black, white = (p if isinstance(p, Player) else Player(p) for p in (black, white))
     if black.is_program or white.is_program:
-        raise ValueError("a program plays through sim.referee or sim.katago.driver")
+        raise ValueError("a program plays through sim.play.referee or sim.katago.driver")
     native = NativePlayers(rules, black, white, virtual_rate)
     params = None if native.variant == "light" else native.params
     size = rules.board_size

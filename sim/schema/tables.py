@@ -49,10 +49,10 @@ def ending_name(code: int) -> str | None:
     return ENDINGS[code - 1] if code else None
 
 
-NO_WINNER_ENDINGS = ("cycle", "move_limit", "engine_error")  # engine_error: sim.referee
+NO_WINNER_ENDINGS = ("cycle", "move_limit", "engine_error")  # engine_error: sim.play.referee
 #: Endings without a score: no winner, or a resignation (its winner is set, its margins null).
 UNSCORED_ENDINGS = (*NO_WINNER_ENDINGS, "resign")
-#: The player kinds (``sim.player.Player``; docs/rules.md §11): (the config keys of its
+#: The player kinds (``sim.config.player.Player``; docs/rules.md §11): (the config keys of its
 #: parameters, in canonical order; whether it is one of the simulator's own, a numba kernel of
 #: ``sim.players`` chosen in ``sim.players.choose``). A new kind: its module, and a row here.
 PLAYER_TABLE = {
@@ -197,9 +197,10 @@ COLUMN_TABLE = {
     },
     "game_id": Column(_i64, GAME),
     "seed": Column(_i64, RUN),
-    "player_b": Column(_str, CONFIG),  # each colour's canonical player (sim.player.Player.name)
+    "player_b": Column(_str, CONFIG),  # each colour's canonical player (sim.config.player)
     "player_w": Column(_str, CONFIG),
-    "setup": Column(_str, GAME),  # the start position's name (sim.setups), null: the empty board
+    # the start position's name (sim.config.setups), null: the empty board
+    "setup": Column(_str, GAME),
     "virtual_rate": Column(_f64, CONFIG),
     "max_actions": Column(_i32, CONFIG),
     "repetition_bans": Column(_i32, TALLY),  # candidate moves drawn that the repetition rule banned

@@ -11,7 +11,7 @@ move as ``pass`` (the board does not change). A move the program chooses that th
 here (a recapture the superko bans, a suicide...) counts in ``engine_illegal`` and is played
 as a pass; the program is then told the game again from an empty board. ``resign`` resigns.
 At a pause under ``dead_stones = "agree"`` a program's dead stones are its answer to
-``final_status_list dead``; the simulator's players name theirs as in ``sim.selfplay``.
+``final_status_list dead``; the simulator's players name theirs as in ``sim.play.selfplay``.
 
 A program that crashes, hangs past ``genmove_timeout``, answers garbage or refuses a move that
 is legal here ends the game with ending ``engine_error`` (no winner; the reason in the run
@@ -27,17 +27,17 @@ import logging
 
 import numpy as np
 
-from sim.coords import PASS, RESIGN, MoveError, format_action, parse_action
+from sim.config.player import Player
+from sim.config.rules import Rules
 from sim.engine.game import Game
 from sim.engine.outcome import R_ENDING, outcome_row
 from sim.engine.pause import open_pause
 from sim.gtp.engine import GtpEngine, engine_komi, engine_seed, shared_gtp
-from sim.native import NativePlayers
-from sim.player import Player
-from sim.program import EngineError, EngineUnusable, Program, shown
-from sim.rules import Rules
-from sim.schema import RAW_FIELDS, ending_code
-from sim.selfplay import batch_columns
+from sim.play.native import NativePlayers
+from sim.play.program import EngineError, EngineUnusable, Program, shown
+from sim.play.selfplay import batch_columns
+from sim.schema.coords import PASS, RESIGN, MoveError, format_action, parse_action
+from sim.schema.tables import RAW_FIELDS, ending_code
 
 log = logging.getLogger("jpdsim.referee")
 ENGINE_ERROR = ending_code("engine_error")
@@ -46,7 +46,7 @@ GIVE_UP_AFTER = 5  # games in a row that end engine_error by a program's fault s
 
 class RefereedGame:
     """Game ``game_id`` judged under the run's rules, whoever plays it: the actions taken
-    (``actions``, the ``sim.coords`` encoding), what the programs are told (``told``: the
+    (``actions``, the ``sim.schema.coords`` encoding), what the programs are told (``told``: the
     colour and vertex of every action, ``pass`` for a pass or a virtual move), the programs'
     moves the rules forbid (``illegal``), the dead-stone lists named so far at an open pause
     (``lists``, Black's first); the simulator's own players choose through ``native`` (a
@@ -185,7 +185,7 @@ class Referee:
 
     @classmethod
     def play(cls, rules: Rules, *, game_ids, setups=(), record_moves=False, arrow=False, **players):
-        """``sim.selfplay.play_batch`` for these games (``players``: ``seed``, ``black``,
+        """``sim.play.selfplay.play_batch`` for these games (``players``: ``seed``, ``black``,
         ``white``, ``virtual_rate``): the same columns (with ``engine_illegal``) and moves; the
         games start from the empty board."""
         if setups:
