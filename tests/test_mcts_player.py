@@ -94,7 +94,8 @@ def test_search_beats_the_pattern_player_from_both_sides():
 def test_search_beats_itself_without_rave():
     """At equal visits, RAVE (all moves as first, blended into the tree's values) wins most
     games against the plain search, from both sides, with the hand-set priors (the search it
-    was measured on: with the learned ones docs/findings.md, "Learned priors")."""
+    was measured on: with the learned ones docs/search.md, "Move priors: hand-set, learned,
+    diamonds")."""
     rules, ids = Rules(7), np.arange(10)
     puct = {"visits": 100, "prior": "hand", "explore": 1, "prior_visits": 0}
     rave, plain = Player("mcts", **puct, rave=1000), Player("mcts", **puct, rave=0)

@@ -17,8 +17,8 @@ mean log-likelihood of the learned prior, of each shipped learned prior, of the 
 of the search before them (``sim.players.expand.hand_prior``) and of a uniform choice. The
 weights, the feature names and this command are written to ``--out``.
 
-The shipped weights were learned from KataGo's self-play through jpdsim (docs/findings.md,
-"Learned priors", "Diamond patterns"); KataGo is needed only to make new ones.
+The shipped weights were learned from KataGo's self-play through jpdsim (docs/search.md,
+"Move priors: hand-set, learned, diamonds"); KataGo is needed only to make new ones.
 """
 
 import argparse

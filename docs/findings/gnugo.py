@@ -1,4 +1,5 @@
-"""The GNU Go findings of docs/findings.md ("GNU Go self-play"), printed as markdown.
+"""The GNU Go findings of docs/findings.md (its GNU Go rows; older ones in
+docs/findings/history.md), printed as markdown.
 
     jpdsim run configs/gnugo_9x9.toml                 # 5,000 games -> results/gnugo_9x9/
     python docs/findings/gnugo.py [RUN_DIR] [--random N] [--mcts N] [--workers K]

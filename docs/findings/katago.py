@@ -1,4 +1,5 @@
-"""KataGo's findings (docs/findings.md, "KataGo as a player") and its throughput
+"""KataGo's findings (docs/findings/history.md, KataGo self-play at komi 7; docs/search.md,
+"KataGo") and its throughput
 (docs/katago.md), played as runs and printed as markdown.
 
     python docs/findings/katago.py speed --katago BINARY --model NETWORK

@@ -1,4 +1,4 @@
-"""The komi findings of docs/findings.md ("Komi"): komi sweeps played as runs, their tables
+"""The komi findings of docs/findings.md ("Fair komi"): komi sweeps played as runs, their tables
 printed as markdown.
 
     python docs/findings/komi.py play [--workers K] [STUDY ...]   # into results/komi/STUDY

@@ -1,4 +1,5 @@
-"""The players' findings of docs/findings.md ("Games that look like Go"), printed as markdown.
+"""The players' findings of docs/findings.md (the rows of the search of 2026-12-03), printed
+as markdown.
 
     python docs/findings/players.py [--workers K] [--scale S] [--parts 2,3,4]
                                     [--before-rave | --early-stop]

@@ -1,4 +1,4 @@
-"""The strong-play reference table of docs/findings.md ("Fair komi under strong play"): a
+"""The strong-play reference table of docs/findings.md ("Fair komi", the KataGo rows): a
 ``komi_search`` of KataGo's self-play per board, printed as markdown.
 
     python docs/findings/reference.py play --katago BINARY --model NETWORK [--workers K] [BOARD ...]

@@ -1,6 +1,6 @@
 """What the search believes about the empty board: the root value of one deep search from it,
-Black to play, at each komi (docs/findings.md, "The solved boards"); or about the positions of
-recorded games, beside what its playouts say there.
+Black to play, at each komi (docs/findings.md, "Fair komi"; docs/search.md, "The small boards:
+why 6x6 is lost"); or about the positions of recorded games, beside what its playouts say there.
 
     python docs/findings/root_value.py BOARD KOMI [KOMI ...] [--visits V] [--seeds S]
         [--set KEY=VALUE ...] [--rule KEY=VALUE ...]

@@ -1,4 +1,4 @@
-"""The stress-set findings of docs/findings.md ("Superko and cycles from the corpus"), printed
+"""The stress-set findings of docs/findings.md ("Cycles"), printed
 as markdown.
 
     jpdsim stress configs/stress.toml                  # -> results/stress/

@@ -29,7 +29,7 @@ stop_early      end a move's search once its most visited move  false
                 cannot change in the simulations left (the
                 move is the same, found sooner, but the tree
                 kept for the next move is smaller: weaker
-                against GNU Go, docs/findings.md)
+                against GNU Go, docs/search.md)
 prior           the move priors of its tree: ``"diamond"``     ``"diamond"``
                 (from KataGo's moves, with 12-point diamond    (``"learned"``
                 patterns, ``sim.players.prior``),              before
