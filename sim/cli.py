@@ -221,7 +221,7 @@ report.
 
 First run: jpdsim run configs/quickstart.toml   (output in results/quickstart/)
 Then:      jpdsim sgf results/quickstart 0      jpdsim report results/quickstart
-Each command has its --help; README.md has the rest."""
+Each command has its --help; docs/commands.md has every option and exit status."""
 
 
 def parser() -> argparse.ArgumentParser:
