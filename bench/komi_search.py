@@ -175,7 +175,7 @@ def search_games(play, precision, rng, points, guess=7.5, start=None, round_game
             totals[k] = totals.get(k, 0) + ck
         leads = np.concatenate([leads, x])
         ks = sorted(totals)
-        r = next_round(search, ks, [totals[k] for k in ks], search.games, leads, points)
+        r = next_round(search, ks, [totals[k] for k in ks], leads, points)
         search = replace(search, rounds=(*search.rounds, r))
     return search.games, r
 

@@ -17,7 +17,15 @@ from sim.dataset.check import check_run
 from sim.dataset.manifest import read_manifest, write_manifest
 from sim.dataset.read import read_games
 from sim.errors import UserError
-from sim.komi.search import MIN_ENCLOSING, REACH, SPREAD, KomiSearch, next_round, placed
+from sim.komi.search import (
+    MIN_ENCLOSING,
+    REACH,
+    SPREAD,
+    KomiSearch,
+    Round,
+    next_round,
+    placed,
+)
 from sim.options import OptionError
 from sim.run import runner
 from tests.test_katago import FAKE as FAKE_KATAGO
@@ -74,13 +82,13 @@ def test_without_a_start_the_first_rounds_leads_place_the_second():
     leads = [25.0] * 140
     first = KomiSearch("chinese", precision=0.5, max_games=600, round_games=140)
     first = first.started(7.5, 25, 140)
-    r = next_round(first, komis, c, 140, leads, 25)
+    r = next_round(first, komis, c, leads, 25)
     assert r.komis == (24.5, 25.0) and r.fair == math.inf and r.games == 140
     walk = replace(first, start=7.5)
-    assert next_round(walk, komis, c, 140, leads, 25).komis == (10.5, 11.5, 13.5, 17.5)
+    assert next_round(walk, komis, c, leads, 25).komis == (10.5, 11.5, 13.5, 17.5)
     later = replace(first, rounds=first.rounds * 2)
-    assert next_round(later, komis, c, 280, leads * 2, 25).komis[0] == 10.5
-    assert next_round(first, komis, c, 140, [], 25).komis[0] == 10.5  # no lead: no score
+    assert next_round(later, komis, c, leads * 2, 25).komis[0] == 10.5
+    assert next_round(first, komis, c, [], 25).komis[0] == 10.5  # no lead: no score
 
 
 @pytest.mark.parametrize("lead, end, sign", [(30, 9.0, 1), (-30, 5.0, -1)])
@@ -88,7 +96,7 @@ def test_an_end_that_does_not_bracket_is_passed(lead, end, sign):
     """Black wins (loses) every game at every komi played: the next round goes past the
     highest (lowest) komi, 1 to 8 points further."""
     komis = [5.0, 7.0, 9.0]
-    r = next_round(SEARCH, komis, results(komis, lambda k: [lead] * 50), 150, (), POINTS)
+    r = next_round(SEARCH, komis, results(komis, lambda k: [lead] * 50), (), POINTS)
     assert r.komis == tuple(end + sign * d for d in REACH)
     assert r.fair == sign * math.inf and not r.met
 
@@ -100,7 +108,7 @@ def test_a_bracketed_fit_plays_around_its_estimate_until_the_interval_is_narrow(
     rng = np.random.default_rng(0)
     komis = [7.0, 8.0, 9.5, 11.0]
     few = results(komis, lambda k: np.round(rng.normal(9, 4, 30)))
-    r = next_round(SEARCH, komis, few, 120, (), POINTS)
+    r = next_round(SEARCH, komis, few, (), POINTS)
     assert not r.met and 7 <= r.fair <= 11
     low = math.floor(r.fair * 2) / 2
     reach = (r.komis[-1] - r.komis[0] - 0.5) / 2  # as far out as the interval reaches
@@ -108,7 +116,7 @@ def test_a_bracketed_fit_plays_around_its_estimate_until_the_interval_is_narrow(
     assert 0.5 <= reach <= min(max((r.hi - r.lo) / 2, 0.5), 4)
     many = [8.5, 9.0, 9.5]
     c = results(many, lambda k: np.round(rng.normal(9, 2, 4000)))
-    done = next_round(SEARCH, many, c, 12_000, (), POINTS)
+    done = next_round(SEARCH, many, c, (), POINTS)
     assert done.met and done.komis == () and (done.hi - done.lo) / 2 <= 0.25
     assert done.lo <= 9 <= done.hi
 
@@ -122,9 +130,9 @@ def test_the_search_does_not_stop_on_a_few_games_at_the_komis_around_its_estimat
     def counts(n):
         return np.array([[n, 0, 0], [0, n, 0], [0, 0, n]])
 
-    few = next_round(SEARCH, komis, counts(10), 30, (), POINTS)
+    few = next_round(SEARCH, komis, counts(10), (), POINTS)
     assert few.fair == few.lo == few.hi == 9.0 and not few.met and 9.0 in few.komis
-    enough = next_round(SEARCH, komis, counts(MIN_ENCLOSING), 3 * MIN_ENCLOSING, (), POINTS)
+    enough = next_round(SEARCH, komis, counts(MIN_ENCLOSING), (), POINTS)
     assert enough.fair == 9.0 and enough.met and enough.komis == ()
 
 
@@ -133,28 +141,28 @@ def test_at_the_boards_edge_the_komi_past_it_needs_no_games():
     fair komi the board's 25 points; 25.5 is past the board (no game there can be drawn or
     won by Black), so ``MIN_ENCLOSING`` games at 25 are enough to stop on."""
     komis = [24.5, 25.0]
-    few = next_round(SEARCH, komis, [[10, 0, 0], [0, 10, 0]], 20, (), 25)
+    few = next_round(SEARCH, komis, [[10, 0, 0], [0, 10, 0]], (), 25)
     assert few.fair == 25.0 and not few.met and few.komis == (24.5, 25.0, 25.0, 25.0, 25.0, 25.0)
     n = MIN_ENCLOSING
-    enough = next_round(SEARCH, komis, [[n, 0, 0], [0, n, 0]], 2 * n, (), 25)
+    enough = next_round(SEARCH, komis, [[n, 0, 0], [0, n, 0]], (), 25)
     assert enough.met and enough.komis == () and enough.fair == 25.0
-    assert not next_round(SEARCH, komis, [[n, 0, 0], [0, n, 0]], 2 * n, (), 49).met
+    assert not next_round(SEARCH, komis, [[n, 0, 0], [0, n, 0]], (), 49).met
 
 
 def test_the_search_stops_at_its_budget_and_says_the_precision_was_not_met():
     komis = [8.0, 10.0]
     c = results(komis, lambda k: [6, 12] * 10)  # half the games either way: an open interval
     small = KomiSearch("jpd_a", precision=0.25, max_games=100, round_games=20)
-    r = next_round(small, komis, c, 100, (), POINTS)
+    played = replace(small, rounds=(Round((8.0, 10.0), 100),))  # its 100 games played
+    assert next_round(small, komis, c, (), POINTS).komis  # with games to spare: a round
+    r = next_round(played, komis, c, (), POINTS)
     assert r.komis == () and not r.met and math.isfinite(r.fair)
 
 
 def test_a_round_is_a_function_of_the_results_before_it():
     komis = [8.0, 9.0, 10.0]
     c = np.array([[30, 0, 10], [12, 10, 18], [5, 0, 35]])
-    assert next_round(SEARCH, komis, c, 120, (), POINTS) == next_round(
-        SEARCH, komis, c, 120, (), POINTS
-    )
+    assert next_round(SEARCH, komis, c, (), POINTS) == next_round(SEARCH, komis, c, (), POINTS)
 
 
 def test_a_simulated_search_finds_the_fair_komi_to_its_precision():
@@ -174,7 +182,7 @@ def test_a_simulated_search_finds_the_fair_komi_to_its_precision():
                 counts[k] = counts.get(k, 0) + results([k], lambda k, x=x: x)[0]
                 leads.extend(x)
             ks = sorted(counts)
-            r = next_round(search, ks, [counts[k] for k in ks], search.games, leads, POINTS)
+            r = next_round(search, ks, [counts[k] for k in ks], leads, POINTS)
             search = replace(search, rounds=(*search.rounds, r))
         assert r.met and (r.hi - r.lo) / 2 <= 0.25 and search.games < SEARCH.max_games / 2
         held += r.lo <= 9 <= r.hi
@@ -260,7 +268,7 @@ def test_a_search_plays_rounds_until_its_interval_is_narrow(searched, capsys):
         ]
         margins = rows.column("margin_chinese").to_numpy(zero_copy_only=False)
         leads = (margins + komis)[~np.isnan(margins)]
-        again = next_round(played, values, counts, played.games, leads, 25)
+        again = next_round(played, values, counts, leads, 25)
         assert again.komis == search.rounds[k].komis
     stored = read_manifest(root / "one")["config"]["komi_search"]["rounds"]
     assert [r["komis"] for r in stored] == [list(r.komis) for r in search.rounds]
@@ -346,7 +354,7 @@ def test_a_search_decides_its_games_elsewhere_too(tmp_path):
 def test_a_search_without_any_result_ends():
     """No game had a result under the ruleset (every game hit the move cap): nothing to steer
     by, so the search ends rather than playing its first round again and again."""
-    r = next_round(SEARCH, [], np.zeros((0, 3)), 200, (), POINTS)
+    r = next_round(SEARCH, [], np.zeros((0, 3)), (), POINTS)
     assert r.komis == () and not r.met
 
 
@@ -354,27 +362,34 @@ def test_games_per_komi_count_what_komi_of_plays():
     s = KomiSearch("chinese", max_games=1000, round_games=70).started(7.5, POINTS, 35)
     s = replace(
         s,
-        rounds=(*s.rounds, next_round(s, [5.5, 9.5], [[9, 0, 1], [1, 0, 9]], 70, (), POINTS)),
+        rounds=(*s.rounds, next_round(s, [5.5, 9.5], [[9, 0, 1], [1, 0, 9]], (), POINTS)),
     )
     for setups in (1, 3):
         komis, n = np.unique(s.komi_of(np.arange(s.games), setups), return_counts=True)
         assert s.games_per_komi(setups) == dict(zip(komis.tolist(), n.tolist()))
 
 
-def test_a_round_katago_cannot_play_ends_the_search():
-    """KataGo takes komis in -150..150: a round that would go past ends the search there."""
+def test_a_round_katago_cannot_play_ends_the_search(monkeypatch):
+    """KataGo takes komis in -150..150: a round that would go past ends the search there,
+    saying why, and adds no games."""
     from sim.config.player import Player
     from sim.config.rules import Rules
     from sim.config.run import RunConfig
-    from sim.komi.search import Round
+    from sim.run import search as run_search
     from sim.run.search import _unplayable
 
     kata = Player("katago", command=["katago"], model="net.bin.gz", play_for="chinese")
-    search = KomiSearch("chinese", max_games=1000, round_games=100, start=140)
+    search = KomiSearch("chinese", max_games=1000, round_games=100, start=145)
     cfg = RunConfig("k", 0, Rules(19), shard_size=100, black=kata, komi_search=search)
     assert _unplayable(cfg) is None
     far = cfg.with_round(Round((145.0, 149.0, 157.0)))
     assert "KataGo takes a whole or half komi in -150..150" in _unplayable(far)
+    komis = np.array(cfg.komi_search.rounds[0].komis)  # Black wins every game: past 147
+    won = (komis, np.tile([[20, 0, 0]], (len(komis), 1)), np.empty(0))
+    monkeypatch.setattr(run_search, "results", lambda cfg, run_dir: won)
+    ended = run_search.next_config(cfg, "unused")
+    last = ended.komi_search.rounds[-1]
+    assert last.komis == () and "-150..150" in last.stop and ended.games == cfg.games == 100
 
 
 def _player(kind: str, tmp_path) -> str:

@@ -159,8 +159,8 @@ class KomiSearch:
 
     @property
     def games(self) -> int:
-        """The games of the rounds decided."""
-        return sum(r.games for r in self.rounds)
+        """The games of the rounds decided (a round without komis plays none)."""
+        return sum(r.games for r in self.rounds if r.komis)
 
     def started(self, guess: float, points: float, shard_size: int) -> KomiSearch:
         """The search with its first round decided: ``SPREAD`` around ``start``, else around
@@ -223,11 +223,11 @@ def _clip(komi: float, points: float) -> float:
     return float(min(max(komi, -points), points))
 
 
-def next_round(search: KomiSearch, komis, counts, played: int, leads, points: float) -> Round:
+def next_round(search: KomiSearch, komis, counts, leads, points: float) -> Round:
     """The next round of a started search, from the ``counts`` (Black's wins, draws, losses
-    under ``search.ruleset``) at each of the sorted ``komis`` of the ``played`` games before it
-    and those games' ``leads`` (Black's margin under the ruleset plus the komi; read by a
-    second round only); ``points``: the board's range (its N²)."""
+    under ``search.ruleset``) at each of the sorted ``komis`` of the games of its rounds and
+    those games' ``leads`` (Black's margin under the ruleset plus the komi; read by a second
+    round only); ``points``: the board's range (its N²)."""
     komis = np.asarray(komis, np.float64)
     counts = np.asarray(counts, np.int64).reshape(len(komis), 3)
     if len(komis) == 0:  # no game with a result under the ruleset: nothing to steer by
@@ -246,7 +246,7 @@ def next_round(search: KomiSearch, komis, counts, played: int, leads, points: fl
     ):
         return Round((), 0, *fitted, MET)
     games = search.round_games
-    if played + games > search.max_games:
+    if search.games + games > search.max_games:
         return Round((), 0, *fitted, BUDGET)
     if math.isinf(fit.fair):
         if search.start is None and len(search.rounds) == 1 and len(leads):

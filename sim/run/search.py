@@ -46,13 +46,13 @@ def next_config(cfg: RunConfig, run_dir: Path) -> RunConfig:
     rounds so far all played and written)."""
     komis, counts, leads = results(cfg, run_dir)
     points = cfg.rules.board_size**2
-    decided = cfg.with_round(next_round(cfg.komi_search, komis, counts, cfg.games, leads, points))
+    decided = cfg.with_round(next_round(cfg.komi_search, komis, counts, leads, points))
     why = _unplayable(decided)
     if why is None:
         return decided
     log.warning("komi search ended: %s", why)
     last = decided.komi_search.rounds[-1]
-    return cfg.with_round(replace(last, komis=(), stop=why))
+    return cfg.with_round(replace(last, komis=(), games=0, stop=why))
 
 
 def _unplayable(cfg: RunConfig) -> str | None:
