@@ -176,6 +176,41 @@ def _add_komi(sub):
     _add_run_dirs(p, "a run folder (a komi sweep), or runs played at different komis")
 
 
+def _add_root_komi(sub):
+    from sim.schema.tables import RULESETS
+
+    p = sub.add_parser(
+        "root-komi",
+        help="a KataGo network's own fair komi: its evaluations of the empty board across komis",
+    )
+    p.add_argument("--katago", required=True, metavar="BINARY", help="the KataGo program")
+    p.add_argument("--model", required=True, type=_path, metavar="NETWORK", help="its network")
+    p.add_argument("--size", type=int, required=True, help="board size N")
+    p.add_argument(
+        "--visits", type=int, nargs="+", default=[400], metavar="V",
+        help="maxVisits of each evaluation; several show how the reading moves (default 400)",
+    )  # fmt: skip
+    p.add_argument(
+        "--ruleset", nargs="+", choices=RULESETS, default=["chinese", "japanese"],
+        help="the rulesets KataGo is told, as a katago player playing for them is "
+        "(default: chinese japanese, area and territory)",
+    )  # fmt: skip
+    p.add_argument(
+        "--komi", type=float, nargs="+", metavar="K",
+        help="the komis asked (default: the half points within --span of komi 0's score lead)",
+    )  # fmt: skip
+    p.add_argument("--span", type=float, default=2.0, help="see --komi (default 2)")
+    p.add_argument(
+        "--threads", type=int, default=1,
+        help="positions searched at once, each by one search thread (default 1)",
+    )  # fmt: skip
+    p.add_argument("--config", type=_path, help="KataGo analysis config (default: jpdsim's)")
+    p.add_argument(
+        "--timeout", type=float, default=3600.0, help="seconds one evaluation may take (3600)"
+    )
+    p.add_argument("--csv", type=_path, metavar="FILE", help="also write every evaluation here")
+
+
 def _add_gtp(sub):
     p = sub.add_parser(
         "gtp", help="play one of the simulator's players as a GTP 2 engine on stdin/stdout"
@@ -232,7 +267,10 @@ def parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(
         dest="command", required=True, parser_class=_Parser, title="commands", metavar="COMMAND"
     )
-    for add in (_add_replay, _add_run, _add_stress, _add_sgf, _add_komi, _add_report, _add_gtp):
+    for add in (
+        _add_replay, _add_run, _add_stress, _add_sgf, _add_komi, _add_root_komi, _add_report,
+        _add_gtp,
+    ):  # fmt: skip
         add(sub)
     return p
 
@@ -244,6 +282,7 @@ COMMANDS = {
     "stress": "sim.commands.stress",
     "sgf": "sim.commands.sgf",
     "komi": "sim.commands.komi",
+    "root-komi": "sim.commands.root_komi",
     "report": "analysis.report",
     "gtp": "sim.commands.gtp",
 }

@@ -64,6 +64,15 @@ record_moves = "all"
 """
 
 
+@pytest.fixture
+def model(tmp_path) -> Path:
+    """A KataGo network file (the fake KataGo, tests/data/fake_katago.py, only checks that it
+    is there)."""
+    path = tmp_path / "net.bin.gz"
+    path.write_bytes(b"not a network")
+    return path
+
+
 @pytest.fixture(scope="module")
 def config_file(tmp_path_factory):
     """SMALL_RUN as a config file (one per test module)."""

@@ -35,14 +35,6 @@ from tests.test_referee import assert_rows_replay, gone, pids
 FAKE = Path(__file__).parent / "data" / "fake_katago.py"
 
 
-@pytest.fixture
-def model(tmp_path) -> Path:
-    """A network file (the fake only checks that it is there)."""
-    path = tmp_path / "net.bin.gz"
-    path.write_bytes(b"not a network")
-    return path
-
-
 def fake_command(*args) -> list[str]:
     return [sys.executable, str(FAKE), *map(str, args)]
 

@@ -19,15 +19,6 @@ root_value = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(root_value)
 
 
-def test_the_crossing_is_read_as_a_fair_komi_is():
-    assert root_value.crossing([1.0, 2.0, 3.0], [0.8, 0.6, 0.4]) == 2.5
-    assert root_value.crossing([1.0, 2.0], [0.75, 0.25]) == 1.5
-    # a value that rises with komi is pooled with its neighbour (0.45, 0.55 -> 1/2 at both)
-    assert root_value.crossing([1.0, 2.0, 3.0, 4.0], [0.6, 0.45, 0.55, 0.4]) == 2.5
-    assert root_value.crossing([1.0, 2.0], [0.7, 0.6]) == float("inf")  # past the komis
-    assert root_value.crossing([1.0, 2.0], [0.4, 0.3]) == float("-inf")
-
-
 def test_the_root_value_follows_the_komi():
     """On 5x5 (solved: Black wins by 25 by area) a komi far below gives Black nearly every
     simulation, one far above nearly none."""

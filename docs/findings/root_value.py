@@ -153,14 +153,6 @@ def _print_labelled(rows) -> None:
         )
 
 
-def crossing(komis, values) -> float:
-    """The komi where ``values`` (sorted by komi) fall through 1/2: ``sim.komi.fitting``'s reading
-    of a fair komi (their non-increasing fit, a line between the komis around 1/2), ±inf past
-    the komis given."""
-    values = np.asarray(values, np.float64)
-    return fitting.crossing(np.asarray(komis), fitting.isotonic(values, np.ones(len(values))))
-
-
 def _values(items: list[str]) -> dict:
     """``KEY=VALUE`` items as a dict, each VALUE read as TOML (else kept as the string)."""
     out = {}
@@ -224,7 +216,7 @@ def main() -> None:
             f"(seeds {min(values):.3f}–{max(values):.3f}; {time.perf_counter() - start:.0f} s)",
             flush=True,
         )
-    fair = crossing(komis, means)
+    fair = fitting.value_crossing(komis, means)
     where = {np.inf: "above the komis given", -np.inf: "below the komis given"}
     print("falls through 1/2", where.get(fair, f"at komi {fair:.2f}"))
 

@@ -76,6 +76,13 @@ def crossing(komis: np.ndarray, fitted: np.ndarray) -> float:
     return (low + high) / 2
 
 
+def value_crossing(komis, values) -> float:
+    """Where ``values`` at the sorted ``komis`` (a search's value for Black, not games) fall
+    through 1/2, read as a fair komi is: their non-increasing fit, ``crossing``."""
+    values = np.asarray(values, np.float64)
+    return crossing(np.asarray(komis, np.float64), isotonic(values, np.ones(len(values))))
+
+
 def bracket(komis: np.ndarray, fitted: np.ndarray) -> tuple[float, float]:
     """The komis played on either side of where a bracketed fit (``crossing``) meets 1/2:
     the last komi where the fitted score is above 1/2 and the first where it is below; where

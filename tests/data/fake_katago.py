@@ -7,6 +7,7 @@ KataGo it refuses a missing model or config (stderr, exit 1), reads the config's
 error answer), answers ``query_version``, and checks each query's fields, rules and komi and
 plays its moves (an occupied point is an error answer, ``Illegal move N``).
 
+Its root (``rootInfo``): the score lead and winrate of ``value``, whatever the moves.
 Its moves (``moveInfos``, listed last first; ``order`` ranks them): the first three empty
 points (top row first, left to right) that are not single-point eyes of its own and do not
 leave its stone without a liberty, with maxVisits, half and a quarter of it as their visits
@@ -153,6 +154,13 @@ def at(qid):
     return game in ("", parts[0]) and turn in ("", parts[1])
 
 
+def value(n, scoring):
+    """What it believes Black's first move is worth on an empty n x n board: n/2 points by
+    area, one less by territory (its root's score lead is that less the komi, and its winrate
+    0.5 plus a tenth of the lead, within 0..1)."""
+    return n / 2 - (scoring == "TERRITORY")
+
+
 def analyse(query):
     """The answer to a query (an error answer where KataGo would give one)."""
     qid = query.get("id")
@@ -198,7 +206,12 @@ def analyse(query):
     answer = {"id": qid, "isDuringSearch": False, "turnNumber": len(query["moves"])}
     searched = fault != "nomove" and query.get("maxVisits", 2) >= 2  # KataGo: 1 visit, no move
     answer["moveInfos"] = infos[::-1] if searched else []  # in any order: ``order`` ranks them
-    answer["rootInfo"] = {"visits": query.get("maxVisits", 1), "winrate": 0.5}
+    lead = value(n, query["rules"]["scoring"]) - komi
+    answer["rootInfo"] = {
+        "visits": query.get("maxVisits", 1),
+        "winrate": min(max(0.5 + lead / 10, 0.0), 1.0),
+        "scoreLead": lead,
+    }
     if query.get("includeOwnership"):
         owner = [1.0] * (n * n) if opts.mode == "blackowns" else [(0, 1, -1)[c] for c in board]
         answer["ownership"] = owner

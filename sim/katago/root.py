@@ -1,0 +1,182 @@
+"""A network's own fair komi, read from KataGo's root evaluations of the empty board across
+komis (``jpdsim root-komi``, docs/katago.md "The network's own fair komi"): no game played.
+
+For each ruleset and number of visits, one analysis query of the empty board, Black to play,
+at each komi: KataGo's winrate for Black (a draw counting half) and its score lead (the points
+it expects Black to finish ahead by, komi counted). Two readings of the fair komi:
+
+- **by winrate**: where the winrate falls through 1/2, read as a fair komi is read from games
+  (``sim.komi.fitting.value_crossing``); ±inf when the komis asked do not bracket it;
+- **by score lead**: the komi asked plus the lead there, at komi 0 (the lead of the network's
+  own play with no komi: KataGo's ``scoreLead`` is meant to be the komi that would make the
+  game even).
+
+Without komis given, a probe at komi 0 places the grid: the half points within ``span`` of its
+reading by score lead, within the board's range and KataGo's (±150).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from sim.config.player import Player
+from sim.config.rules import Rules
+from sim.errors import UserError
+from sim.katago.engine import FileFault, KatagoEngine, QueryFault, analysis_config
+from sim.katago.rules import MAX_KOMI, query_rules
+from sim.komi.fitting import value_crossing
+from sim.play.program import EngineError, shown
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """KataGo's root evaluation of the empty board: ``winrate`` (Black's, a draw half) and
+    ``lead`` (Black's score lead, komi counted) at ``komi`` under ``ruleset``, after
+    ``visits`` visits, in ``seconds``."""
+
+    ruleset: str
+    visits: int
+    komi: float
+    winrate: float
+    lead: float
+    seconds: float
+
+
+@dataclass(frozen=True)
+class Reading:
+    """The fair komi of one ruleset at one number of visits: ``by_winrate`` (the crossing;
+    ±inf past the komis asked) and ``by_lead`` (komi 0's lead), from ``evaluations``."""
+
+    ruleset: str
+    visits: int
+    by_winrate: float
+    by_lead: float
+    evaluations: tuple[Evaluation, ...]
+
+
+def grid(size: int, lead: float, span: float) -> list[float]:
+    """The half points within ``span`` of ``lead``, within the komis a ``size`` board can
+    decide (-N²..N²) and KataGo takes (±150), komi 0 among them."""
+    edge = min(size * size, MAX_KOMI)
+    centre = round(2 * lead) / 2
+    steps = int(2 * span)
+    komis = {min(max(centre + k / 2, -edge), edge) for k in range(-steps, steps + 1)}
+    return sorted(komis | {0.0})
+
+
+def root_query(size: int, ruleset: str, komi: float, visits: int) -> dict:
+    """The analysis query of the empty board, Black to play, at ``komi`` under ``ruleset``
+    (the rules a katago player playing for it is told, ``sim.katago.rules``); ValueError if
+    KataGo cannot take the komi."""
+    rules = Rules(size).at_komi(ruleset, komi)
+    katago_rules, told = query_rules(rules, ruleset)
+    return {
+        "moves": [],
+        "rules": katago_rules,
+        "komi": told,
+        "boardXSize": size,
+        "boardYSize": size,
+        "maxVisits": visits,
+    }
+
+
+class RootEvaluator:
+    """A ``katago analysis`` that evaluates the empty board of a ``size`` board: ``threads``
+    positions searched at once (each by one search thread: an answer depends on its query
+    alone), or as the user's ``config`` says; ``timeout``: seconds one query may take."""
+
+    def __init__(self, command, model, size, threads=1, config=None, timeout=3600.0):
+        self.size, self.in_flight = size, threads
+        config = config or str(analysis_config(size, threads))
+        player = Player(
+            "katago", command=command, model=model, config=config, visits=2,
+            startup_timeout=600.0, move_timeout=timeout,
+        )  # fmt: skip
+        try:
+            self.engine = KatagoEngine(player, size)
+        except FileFault as e:
+            raise UserError(f"--{'model' if e.key == 'model' else 'config'}: {e}") from None
+        except EngineError as e:
+            raise UserError(f"--katago: {e}") from None
+
+    def close(self) -> None:
+        self.engine.close()
+
+    def evaluate(self, asked: list[tuple[str, int, float]]) -> list[Evaluation]:
+        """The evaluations of (ruleset, visits, komi) each, in the order asked; ``in_flight``
+        queries waiting at a time. A KataGo that fails or refuses a query is one UserError."""
+        queries = {}
+        for k, (ruleset, visits, komi) in enumerate(asked):
+            try:
+                queries[f"root:{k}"] = root_query(self.size, ruleset, komi, visits)
+            except ValueError as e:
+                raise UserError(f"--komi {komi:g}: {e}") from None
+        todo, asked_at, out = list(queries), {}, {}
+        try:
+            while len(out) < len(queries):
+                while todo and len(self.engine.waiting) < self.in_flight:
+                    qid = todo.pop(0)
+                    asked_at[qid] = time.monotonic()
+                    self.engine.ask(qid, queries[qid])
+                for qid, answer in self.engine.answers():
+                    out[qid] = _root_info(qid, answer), time.monotonic() - asked_at[qid]
+                if len(out) < len(queries) and self.engine.waiting:
+                    self.engine.read_more(self.engine.deadline(), "a root query")
+        except EngineError as e:
+            raise UserError(f"--katago: {self.engine.name}: {e}") from None
+        return [
+            Evaluation(ruleset, visits, komi, *out[f"root:{k}"][0], out[f"root:{k}"][1])
+            for k, (ruleset, visits, komi) in enumerate(asked)
+        ]
+
+
+def _root_info(qid: str, answer: dict) -> tuple[float, float]:
+    """(winrate, lead) of an answer's ``rootInfo``, from Black's side (jpdsim's analysis
+    config says so; a config of one's own must too)."""
+    info = answer.get("rootInfo") or {}
+    try:
+        winrate, lead = float(info["winrate"]), float(info["scoreLead"])
+    except (KeyError, TypeError, ValueError):
+        said = shown(str(info))
+        raise QueryFault(qid, f"answer without rootInfo's winrate and scoreLead: {said}") from None
+    if not (0.0 <= winrate <= 1.0 and math.isfinite(lead)):
+        raise QueryFault(qid, f"rootInfo winrate {winrate} and scoreLead {lead}: not numbers")
+    return winrate, lead
+
+
+def read(evaluations) -> tuple[float, float]:
+    """(by winrate, by score lead) from the ``evaluations`` of one ruleset and visits."""
+    ordered = sorted(evaluations, key=lambda e: e.komi)
+    komis = np.array([e.komi for e in ordered])
+    by_winrate = value_crossing(komis, np.array([e.winrate for e in ordered]))
+    by_lead = next((e.lead for e in ordered if e.komi == 0.0), math.nan)
+    return by_winrate, by_lead
+
+
+def fair_komi(
+    evaluator: RootEvaluator, rulesets, visits, komis=None, span: float = 2.0
+) -> list[Reading]:
+    """The reading of each ruleset at each of ``visits``: at ``komis``, else at the grid
+    around komi 0's score lead (``grid``); komi 0 always among them."""
+    pairs = [(r, v) for r in rulesets for v in visits]
+    if komis is None:  # the probes, then each pair's grid (its probe not asked again)
+        probes = dict(zip(pairs, evaluator.evaluate([(r, v, 0.0) for r, v in pairs])))
+        asked = [
+            (r, v, k)
+            for r, v in pairs
+            for k in grid(evaluator.size, probes[r, v].lead, span)
+            if k != 0.0
+        ]
+        found = list(probes.values()) + evaluator.evaluate(asked)
+    else:
+        every = sorted(set(komis) | {0.0})
+        found = evaluator.evaluate([(r, v, k) for r, v in pairs for k in every])
+    out = []
+    for r, v in pairs:
+        mine = sorted((e for e in found if (e.ruleset, e.visits) == (r, v)), key=lambda e: e.komi)
+        out.append(Reading(r, v, *read(mine), tuple(mine)))
+    return out
