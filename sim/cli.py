@@ -201,8 +201,8 @@ def _add_root_komi(sub):
     )  # fmt: skip
     p.add_argument("--span", type=float, default=2.0, help="see --komi (default 2)")
     p.add_argument(
-        "--threads", type=int, default=1,
-        help="positions searched at once, each by one search thread (default 1)",
+        "--processes", type=int, default=1,
+        help="KataGo processes, each searching one position at a time (default 1)",
     )  # fmt: skip
     p.add_argument("--config", type=_path, help="KataGo analysis config (default: jpdsim's)")
     p.add_argument(

@@ -98,3 +98,19 @@ def test_a_refused_query_is_one_line(model, capsys):
     status = cli(["root-komi", "--katago", command, "--model", str(model), "--size", "5"])
     err = capsys.readouterr().err
     assert status == 2 and "--katago:" in err and "fake error" in err and err.count("\n") == 1
+
+
+def test_two_processes_give_what_one_gives(model, tmp_path, capsys):
+    """Each process answers the next query as it is free: the evaluations, in the order
+    asked, do not depend on how many there are (the fake answering slowly, so that both
+    work at once)."""
+    rows = []
+    for processes in ("1", "2"):
+        out = tmp_path / f"p{processes}.csv"
+        command = shlex.join([sys.executable, str(FAKE), "play", "--slow", "0.05"])
+        args = ["--size", "7", "--ruleset", "chinese", "jpd_b", "--processes", processes]
+        cli(["root-komi", "--katago", command, "--model", str(model), *args, "--csv", str(out)])
+        with open(out) as f:
+            rows.append([{k: v for k, v in r.items() if k != "seconds"} for r in csv.DictReader(f)])
+    assert rows[0] == rows[1] and len(rows[0]) == 2 * 10  # komi 0 and 1.5..5.5
+    assert "3.50 by winrate" in capsys.readouterr().out

@@ -2,18 +2,27 @@
 one half; and of the positions of recorded games, beside its playouts'."""
 
 import importlib.util
+import shlex
+import subprocess
+import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from sim.config.file import load_config
 from sim.config.player import Player
 from sim.config.rules import Rules
+from sim.dataset.positions import positions
 from sim.dataset.read import load_game
 from sim.engine.game import Game
 from sim.run import runner
+from sim.schema.coords import format_action
+from tests.test_katago import FAKE
+from tools.teacher_labels import PAD
 
-SCRIPT = Path(__file__).resolve().parent.parent / "docs" / "findings" / "root_value.py"
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPT = ROOT / "docs" / "findings" / "root_value.py"
 spec = importlib.util.spec_from_file_location("findings_root_value", SCRIPT)
 root_value = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(root_value)
@@ -65,16 +74,18 @@ def recorded(tmp_path_factory):
 
 
 def test_positions_are_the_games_after_so_many_moves(recorded):
-    found = list(root_value.positions(recorded, [6, 2]))
-    assert {k for _, k, *_ in found} == {2, 6} and {komi for komi, *_ in found} == {2.5, 3.5}
-    komi, k, score, rules, state = found[0]
+    found = list(positions(recorded, [6, 2]))
+    assert {p.moves for p in found} == {2, 6} and {p.komi for p in found} == {2.5, 3.5}
+    first = found[0]
     _, row, actions = load_game(recorded, 0)
-    assert (komi, k) == (row["komi_chinese"], 2) and rules.komi["chinese"] == komi
-    assert score == {"B": 1.0, "draw": 0.5, "W": 0.0}[row["winner_chinese"]]
-    game = Game(rules, exact=False)
-    for a in actions[:2]:
+    assert (first.game_id, first.komi, first.moves) == (0, row["komi_chinese"], 2)
+    assert first.rules.komi["chinese"] == first.komi and first.actions == tuple(actions[:2])
+    assert first.score == {"B": 1.0, "draw": 0.5, "W": 0.0}[row["winner_chinese"]]
+    game = Game(first.rules, exact=False)
+    for a, (colour, vertex) in zip(actions[:2], first.told):
+        assert colour == game.to_move and vertex == (format_action(a, 5) if a >= 0 else "pass")
         game.play(a)
-    assert (state.pt == game.state.pt).all()
+    assert (first.state.pt == game.state.pt).all()
 
 
 def test_a_search_values_a_position_for_black_whoever_moves():
@@ -112,3 +123,33 @@ def test_a_run_it_cannot_read_is_one_line(tmp_path, monkeypatch, change, message
     monkeypatch.setattr("sys.argv", ["root_value.py", "--from", str(tmp_path / "run")])
     with pytest.raises(SystemExit, match=message):
         root_value.main()
+
+
+def test_teacher_labels_are_katagos_root_at_each_position(recorded, model, tmp_path):
+    """tools/teacher_labels.py against the fake KataGo, whose root believes Black worth 2.5
+    points by area on 5x5 whatever the moves (its winrate 0.5 + lead / 10), and whose best
+    move is the first empty point it may play: every position told as played (a stone told
+    on an occupied point is its error), labelled at its game's komi, and set beside the
+    search and its playouts by root_value.py --labels."""
+    out = tmp_path / "labels.npz"
+    command = shlex.join([sys.executable, str(FAKE), "play"])
+    tool = ROOT / "tools" / "teacher_labels.py"
+    args = [str(recorded), "--katago", command, "--model", str(model), "--out", str(out)]
+    done = subprocess.run(
+        [sys.executable, str(tool), *args, "--moves", "2", "4"], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    found = list(positions(recorded, [2, 4]))
+    with np.load(out) as f:
+        assert list(zip(f["game_id"], f["moves"])) == [(p.game_id, p.moves) for p in found]
+        assert np.allclose(f["winrate"], [0.5 + (2.5 - p.komi) / 10 for p in found])
+        for p, actions, move in zip(found, f["actions"], f["move"]):
+            assert tuple(actions[: p.moves]) == p.actions and (actions[p.moves :] == PAD).all()
+            assert move == next(q for q in range(25) if q not in p.actions)  # the top-left empty
+        assert f["command"].item().startswith("python tools/teacher_labels.py")
+    assert "| 3.5 | 4 |" in done.stdout
+    taught = root_value.teacher(out)
+    deep = Player("mcts", visits=30, play_for="chinese")
+    flat = Player("mcts", visits=1, play_for="chinese")
+    rows = root_value.labelled(recorded, [4], deep, flat, 10, taught)
+    assert [r[5] for r in rows] == [0.5 + (2.5 - r[0]) / 10 for r in rows]

@@ -2,14 +2,16 @@
 "KataGo") and its throughput
 (docs/katago.md), played as runs and printed as markdown.
 
-    python docs/findings/katago.py speed --katago BINARY --model NETWORK
+    python docs/findings/katago.py speed --katago BINARY --model NETWORK [--size N ...]
+        [--visits V ...] [--games G]
     python docs/findings/katago.py queries --katago BINARY --model NETWORK
     python docs/findings/katago.py play --katago BINARY --model NETWORK [--workers K] [STUDY ...]
     python docs/findings/katago.py tables
 
-``speed`` plays KataGo against itself on 9x9 at 50, 100 and 200 visits with one and two
-workers (8 games a shard) into a temporary folder and prints games per hour and visits per
-second, to set beside what KataGo's own ``katago benchmark`` gives on the same network and
+``speed`` plays KataGo against itself on each board of ``--size`` (default 9) at each of
+``--visits`` (default 50, 100 and 200) with one and two workers (two shards) into a temporary
+folder, at the board's fair komi by area (``SPEED_KOMI``), and prints games per hour and visits
+per second, to set beside what KataGo's own ``katago benchmark`` gives on the same network and
 machine (docs/katago.md). ``queries`` times KataGo alone answering a game's successive
 positions one query at a time, as a worker's KataGo gets them.
 
@@ -59,8 +61,9 @@ SELFPLAY = Rules(SIZE, dead_stones="agree", komi=KOMI_7)
 #: half with each colour.
 SELF_GAMES = {"katago": 400, "gnugo": 1000, "mcts": 200, "random": 20_000}
 MATCH_GAMES = 100
-#: ``speed``'s visits and games: two shards of 8, so that two workers have one each.
-SPEED = ((50, 16), (100, 16), (200, 16))
+#: ``speed``'s komi by area on each board (its fair komi: a solved board's, 9x9's of strong
+#: play), the rulesets without a half-point convention one lower, as in KOMI_7.
+SPEED_KOMI = {5: 25, 6: 4, 7: 9, 9: 7, 13: 7, 19: 7}
 
 
 def katago(binary: str, model: str, visits: int, play_for: str, sample: int = 0) -> Player:
@@ -160,29 +163,34 @@ def play(names: list[str], workers: int, binary: str, model: str) -> None:
             sys.exit(f"{name}: incomplete (see {OUT / name / 'run.log'}); play it again to go on")
 
 
-def speed(binary: str, model: str) -> None:
+def speed(binary: str, model: str, sizes, visit_counts, games: int) -> None:
     """Games per hour and visits per second of KataGo self-play (``studies``'s player, its
-    visits changed): every action of a game is one query of ``visits`` visits."""
+    visits changed) on each board of ``sizes``: ``games`` games in two shards, so that two
+    workers have one each; every action of a game is one query of that many visits."""
     from analysis.load import load_runs
     from sim.run import runner
 
-    print("| visits | workers | games | seconds | games per hour | visits per second |")
-    print("|---|---|---|---|---|---|")
-    for visits, games in SPEED:
-        player = katago(binary, model, visits, "jpd_b", SAMPLE_MOVES)
-        cfg = RunConfig(f"speed_{visits}", games, SELFPLAY, 8, SEED, player, player)
-        for workers in (1, 2):
-            with tempfile.TemporaryDirectory() as folder:
-                t = time.perf_counter()
-                runner.run(cfg, Path(folder) / "run", workers=workers)
-                seconds = time.perf_counter() - t
-                actions = int(load_runs([Path(folder) / "run"], ["actions"])["actions"].sum())
-            rate = games / seconds * 3600
-            print(
-                f"| {visits} | {workers} | {games} | {seconds:.0f} | {rate:,.0f} | "
-                f"{actions * visits / seconds:,.0f} |",
-                flush=True,
-            )
+    print("| board | visits | workers | games | seconds | games per hour | visits per second |")
+    print("|---|---|---|---|---|---|---|")
+    for size in sizes:
+        area = SPEED_KOMI[size]
+        komi = {r: area if k == 7 else area - 1 for r, k in KOMI_7.items()}
+        rules = Rules(size, dead_stones="agree", komi=komi)
+        for visits in visit_counts:
+            player = katago(binary, model, visits, "jpd_b", SAMPLE_MOVES)
+            cfg = RunConfig(f"speed_{visits}", games, rules, -(-games // 2), SEED, player, player)
+            for workers in (1, 2):
+                with tempfile.TemporaryDirectory() as folder:
+                    t = time.perf_counter()
+                    runner.run(cfg, Path(folder) / "run", workers=workers)
+                    seconds = time.perf_counter() - t
+                    actions = int(load_runs([Path(folder) / "run"], ["actions"])["actions"].sum())
+                rate = games / seconds * 3600
+                print(
+                    f"| {size}x{size} | {visits} | {workers} | {games} | {seconds:.0f} | "
+                    f"{rate:,.0f} | {actions * visits / seconds:,.0f} |",
+                    flush=True,
+                )
 
 
 def queries(binary: str, model: str) -> None:
@@ -264,11 +272,14 @@ def main() -> None:
         p.add_argument("--katago", required=True, help="the katago binary")
         p.add_argument("--model", required=True, help="the network file")
     sub.choices["play"].add_argument("--workers", type=int, default=2)
+    sub.choices["speed"].add_argument("--size", type=int, nargs="+", default=[9])
+    sub.choices["speed"].add_argument("--visits", type=int, nargs="+", default=[50, 100, 200])
+    sub.choices["speed"].add_argument("--games", type=int, default=16)
     sub.choices["play"].add_argument("studies", nargs="*")
     sub.add_parser("tables")
     args = parser.parse_args()
     if args.what == "speed":
-        speed(args.katago, args.model)
+        speed(args.katago, args.model, args.size, args.visits, args.games)
     elif args.what == "queries":
         queries(args.katago, args.model)
     elif args.what == "play":

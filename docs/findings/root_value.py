@@ -5,7 +5,7 @@ why 6x6 is lost"); or about the positions of recorded games, beside what its pla
     python docs/findings/root_value.py BOARD KOMI [KOMI ...] [--visits V] [--seeds S]
         [--set KEY=VALUE ...] [--rule KEY=VALUE ...]
     python docs/findings/root_value.py --from RUN [--moves K ...] [--visits V] [--playouts P]
-        [--set KEY=VALUE ...]
+        [--set KEY=VALUE ...] [--labels FILE]
 
 For each komi (Chinese area; the player plays for it) ``--seeds`` searches of ``--visits``
 simulations (default 100,000) from the empty board, each a fresh tree and its own random stream:
@@ -27,7 +27,9 @@ at the game's own komi under Chinese area, the run's other rules; per komi and n
 the mean of one deep search's root value for Black there (the player to move searching, a fresh
 tree), of ``--playouts`` bare playouts' values from there, and of Black's score in the games
 (win 1, draw 1/2): whether the playouts value a position as the deep search does, and both as
-the games ended (the labels a simulation balancing would fit its playout to).
+the games ended (the labels a simulation balancing would fit its playout to); with ``--labels
+FILE`` (``tools/teacher_labels.py``'s, of the same run) also a teacher's winrate there, and the
+playouts' mean squared error against it.
 """
 
 import argparse
@@ -42,10 +44,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from sim.config.player import Player  # noqa: E402
 from sim.config.rules import Rules  # noqa: E402
-from sim.dataset.read import load_game, read_manifest  # noqa: E402
+from sim.dataset.positions import positions  # noqa: E402
 from sim.engine.game import Game  # noqa: E402
 from sim.engine.history import copy_game  # noqa: E402
-from sim.engine.state import BLACK, ST, TO_MOVE, colour_row, new_state  # noqa: E402
+from sim.engine.state import BLACK, ST, TO_MOVE, colour_row  # noqa: E402
 from sim.errors import UserError  # noqa: E402
 from sim.komi import fitting  # noqa: E402
 from sim.play.native import NativePlayers  # noqa: E402
@@ -101,42 +103,27 @@ def bare_playouts(rules: Rules, player: Player, n: int) -> np.ndarray:
     return playouts(*_empty_board(rules, player, 0), n)[1]
 
 
-def positions(run_dir, moves):
-    """(komi, moves played, Black's score in the game (NaN without a result), rules at the
-    game's komi, state) for each game of the run ``run_dir`` after each of ``moves`` actions
-    while it goes on."""
-    games = read_manifest(Path(run_dir))["config"]["games"]
-    for game_id in range(games):
-        state, row, actions = load_game(run_dir, game_id)
-        if actions is None:
-            raise ValueError(f"{run_dir}: game {game_id} has no recorded moves")
-        if state.config.setup:
-            raise ValueError(f"{run_dir}: its games start from setups (read: the empty board)")
-        komi = row["komi_chinese"]
-        rules = state.config.rules.at_komi("chinese", komi)
-        score = {"B": 1.0, "draw": 0.5, "W": 0.0}.get(row["winner_chinese"], np.nan)
-        game = Game(rules, exact=False)
-        played = 0
-        for k in sorted(moves):
-            while played < k and not game.ending and played < len(actions):
-                game.play(actions[played])
-                played += 1
-            if played < k or game.ending:
-                break
-            snapshot = new_state(rules, False)
-            copy_game(snapshot, game.state)
-            yield komi, k, score, rules, snapshot
+def teacher(path) -> dict:
+    """The winrates of a labels file of ``tools/teacher_labels.py``: (game id, moves) ->
+    the teacher's winrate for Black."""
+    with np.load(path) as f:
+        return {
+            (int(g), int(k)): float(w) for g, k, w in zip(f["game_id"], f["moves"], f["winrate"])
+        }
 
 
-def labelled(run_dir, moves, deep: Player, flat: Player, n: int) -> list[tuple]:
+def labelled(run_dir, moves, deep: Player, flat: Player, n: int, taught=None) -> list[tuple]:
     """(komi, moves played, the deep search's value for Black, the mean value of ``n``
-    playouts, Black's score in the game) for each of ``positions(run_dir, moves)``: ``deep``
-    searches, ``flat`` plays the playouts, each position on its own random stream."""
+    playouts, Black's score in the game, the teacher's winrate or NaN) for each of
+    ``positions(run_dir, moves)`` (``sim.dataset.positions``): ``deep`` searches, ``flat``
+    plays the playouts, each position on its own random stream; ``taught``: ``teacher``'s
+    labels of the run's positions."""
     out = []
-    for komi, k, score, rules, g in positions(run_dir, moves):
-        label = searched(g, _started(rules, deep, len(out)))
-        mean = float(playouts(g, _started(rules, flat, len(out)), n)[0].mean())
-        out.append((komi, k, label, mean, score))
+    for p in positions(run_dir, moves):
+        label = searched(p.state, _started(p.rules, deep, len(out)))
+        mean = float(playouts(p.state, _started(p.rules, flat, len(out)), n)[0].mean())
+        told = (taught or {}).get((p.game_id, p.moves), np.nan)
+        out.append((p.komi, p.moves, label, mean, p.score, told))
     return out
 
 
@@ -146,9 +133,17 @@ def _print_labelled(rows) -> None:
         here = np.array([r[2:] for r in rows if (r[0], r[1]) == (komi, k)])
         deep, flat = here[:, :2].mean(axis=0)
         score = np.nanmean(here[:, 2])  # over the games with a result
+        taught = here[np.isfinite(here[:, 3])]
+        by = ""
+        if len(taught):
+            error = np.mean((taught[:, 1] - taught[:, 3]) ** 2)
+            by = (
+                f"; by the teacher {taught[:, 3].mean():.3f} ({len(taught)} labelled; the "
+                f"playouts' mean squared error against it {error:.3f})"
+            )
         print(
             f"komi {komi:g}, after {k} moves: {len(here)} positions; Black's value by the deep "
-            f"search {deep:.3f}, by the playouts {flat:.3f}; Black's score in the games "
+            f"search {deep:.3f}, by the playouts {flat:.3f}{by}; Black's score in the games "
             f"{score:.3f}"
         )
 
@@ -178,6 +173,7 @@ def main() -> None:
     ap.add_argument("--playouts", type=int, default=10_000)
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
     ap.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE")
+    ap.add_argument("--labels", metavar="FILE", help="with --from: tools/teacher_labels.py's")
     args = ap.parse_args()
     board_given = args.board is not None or bool(args.komis)
     if board_given == (args.run is not None) or board_given and not args.komis:
@@ -195,7 +191,9 @@ def main() -> None:
         ap.error(str(e))
     if args.run is not None:
         try:
-            _print_labelled(labelled(args.run, args.moves, players[1], players[0], args.playouts))
+            taught = teacher(args.labels) if args.labels else None
+            rows = labelled(args.run, args.moves, players[1], players[0], args.playouts, taught)
+            _print_labelled(rows)
         except (UserError, ValueError) as e:
             sys.exit(f"root_value.py: {e}")
         return

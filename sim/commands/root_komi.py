@@ -64,18 +64,18 @@ def main(args) -> int:
         raise UserError(f"--size {args.size}: KataGo plays boards of 2..19 here")
     if any(v < 2 for v in args.visits):
         raise UserError(f"--visits {min(args.visits)}: at least 2 (KataGo searches no move at 1)")
-    if args.threads < 1:
-        raise UserError(f"--threads {args.threads}: at least 1")
+    if args.processes < 1:
+        raise UserError(f"--processes {args.processes}: at least 1")
     if args.csv is not None and not os.path.isdir(Path(args.csv).parent or "."):
         raise UserError(f"--csv {args.csv}: no such folder")
     started = time.monotonic()
     evaluator = RootEvaluator(
-        args.katago, args.model, args.size, args.threads, args.config, args.timeout
+        args.katago, args.model, args.size, args.processes, args.config, args.timeout
     )
     try:
         visits = sorted(set(args.visits))
         readings = fair_komi(evaluator, args.ruleset, visits, args.komi or None, args.span)
-        print(f"KataGo {evaluator.engine.version}, network {args.model}")
+        print(f"KataGo {evaluator.version}, network {args.model}")
     finally:
         evaluator.close()
     print(readings_text(args.size, readings))

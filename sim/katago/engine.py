@@ -42,24 +42,23 @@ class QueryFault(EngineError):
         self.qid = qid
 
 
-def analysis_config(board_size: int, threads: int = 1) -> Path:
+def analysis_config(board_size: int) -> Path:
     """The analysis config jpdsim writes when a player names none: the board's size for the
     network's buffers (else a 9x9 query runs on a 19x19 buffer); one position searched at a
-    time (``threads`` at once, for ``jpdsim root-komi``) by one search thread, so that no
-    evaluation is batched with another game's (the Eigen backend ignores ``nnMaxBatchSize``);
-    the network shown no previous moves (KataGo keys its cache of 2**20 evaluations by the
-    position without the moves that led to it, so with them a value cached for one game would
-    be reused by another that reached the position by other moves); no random symmetries and
-    no root noise (so a cached evaluation is the one the network would give); the answers from
-    Black's side. An answer then depends on its query alone, bit for bit (docs/katago.md,
-    Reproducibility). Written once under the user's cache folder; a FileFault naming
-    ``config`` where it cannot be."""
+    time by one search thread, so that no evaluation is batched with another game's (the
+    Eigen backend ignores ``nnMaxBatchSize``); the network shown no previous moves (KataGo keys
+    its cache of 2**20 evaluations by the position without the moves that led to it, so with
+    them a value cached for one game would be reused by another that reached the position by
+    other moves); no random symmetries and no root noise; the answers from Black's side. An
+    answer then depends on its query alone, bit for bit (docs/katago.md, Reproducibility).
+    Written once under the user's cache folder; a FileFault naming ``config`` where it cannot
+    be."""
     text = (
         f"# written by jpdsim for {board_size}x{board_size} games\n"
         f"maxBoardXSizeForNNBuffer = {board_size}\n"
         f"maxBoardYSizeForNNBuffer = {board_size}\n"
         "requireMaxBoardSize = true\n"
-        f"numAnalysisThreads = {threads}\n"
+        "numAnalysisThreads = 1\n"
         "numSearchThreadsPerAnalysisThread = 1\n"
         "nnMaxBatchSize = 1\n"
         "nnCacheSizePowerOfTwo = 20\n"
@@ -70,8 +69,7 @@ def analysis_config(board_size: int, threads: int = 1) -> Path:
         "logToStderr = false\n"
     )
     base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache"))
-    name = f"analysis-{board_size}x{board_size}" + (f"-t{threads}" if threads > 1 else "")
-    path = base / "jpdsim" / "katago" / f"{name}.cfg"
+    path = base / "jpdsim" / "katago" / f"analysis-{board_size}x{board_size}.cfg"
     try:
         if not path.is_file() or path.read_text() != text:
             path.parent.mkdir(parents=True, exist_ok=True)

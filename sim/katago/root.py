@@ -1,5 +1,7 @@
-"""A network's own fair komi, read from KataGo's root evaluations of the empty board across
-komis (``jpdsim root-komi``, docs/katago.md "The network's own fair komi"): no game played.
+"""KataGo's root evaluations of positions (``RootEvaluator``), and from those of the empty
+board across komis a network's own fair komi (``jpdsim root-komi``, docs/katago.md "The
+network's own fair komi"): no game played. ``tools/teacher_labels.py`` labels the positions of
+recorded games with it.
 
 For each ruleset and number of visits, one analysis query of the empty board, Black to play,
 at each komi: KataGo's winrate for Black (a draw counting half) and its score lead (the points
@@ -18,6 +20,7 @@ reading by score lead, within the board's range and KataGo's (±150).
 from __future__ import annotations
 
 import math
+import select
 import time
 from dataclasses import dataclass
 
@@ -26,7 +29,7 @@ import numpy as np
 from sim.config.player import Player
 from sim.config.rules import Rules
 from sim.errors import UserError
-from sim.katago.engine import FileFault, KatagoEngine, QueryFault, analysis_config
+from sim.katago.engine import FileFault, KatagoEngine, QueryFault, best_move
 from sim.katago.rules import MAX_KOMI, query_rules
 from sim.komi.fitting import value_crossing
 from sim.play.program import EngineError, shown
@@ -34,16 +37,19 @@ from sim.play.program import EngineError, shown
 
 @dataclass(frozen=True)
 class Evaluation:
-    """KataGo's root evaluation of the empty board: ``winrate`` (Black's, a draw half) and
-    ``lead`` (Black's score lead, komi counted) at ``komi`` under ``ruleset``, after
-    ``visits`` visits, in ``seconds``."""
+    """KataGo's root evaluation of a position (the empty board, or after ``moves``: (colour,
+    vertex or ``pass``) each) at ``komi`` under ``ruleset`` after ``visits`` visits:
+    ``winrate`` (Black's, a draw half), ``lead`` (Black's score lead, komi counted), ``move``
+    (its best: a vertex or ``pass``), in ``seconds``."""
 
     ruleset: str
     visits: int
     komi: float
     winrate: float
     lead: float
+    move: str
     seconds: float
+    moves: tuple = ()
 
 
 @dataclass(frozen=True)
@@ -68,14 +74,14 @@ def grid(size: int, lead: float, span: float) -> list[float]:
     return sorted(komis | {0.0})
 
 
-def root_query(size: int, ruleset: str, komi: float, visits: int) -> dict:
-    """The analysis query of the empty board, Black to play, at ``komi`` under ``ruleset``
-    (the rules a katago player playing for it is told, ``sim.katago.rules``); ValueError if
-    KataGo cannot take the komi."""
+def root_query(size: int, ruleset: str, komi: float, visits: int, moves=()) -> dict:
+    """The analysis query of the position after ``moves`` (none: the empty board, Black to
+    play) at ``komi`` under ``ruleset`` (the rules a katago player playing for it is told,
+    ``sim.katago.rules``); ValueError if KataGo cannot take the komi."""
     rules = Rules(size).at_komi(ruleset, komi)
     katago_rules, told = query_rules(rules, ruleset)
     return {
-        "moves": [],
+        "moves": [["BW"[c - 1], vertex] for c, vertex in moves],
         "rules": katago_rules,
         "komi": told,
         "boardXSize": size,
@@ -85,58 +91,79 @@ def root_query(size: int, ruleset: str, komi: float, visits: int) -> dict:
 
 
 class RootEvaluator:
-    """A ``katago analysis`` that evaluates the empty board of a ``size`` board: ``threads``
-    positions searched at once (each by one search thread: an answer depends on its query
-    alone), or as the user's ``config`` says; ``timeout``: seconds one query may take."""
+    """``processes`` KataGo analysis engines that evaluate positions of a ``size`` board, each
+    one position at a time with the config jpdsim writes (or the user's ``config``): an answer
+    depends on its query alone, whichever process gives it (one process searching several
+    positions at once would batch their evaluations together, docs/katago.md,
+    Reproducibility). ``timeout``: seconds one query may take."""
 
-    def __init__(self, command, model, size, threads=1, config=None, timeout=3600.0):
-        self.size, self.in_flight = size, threads
-        config = config or str(analysis_config(size, threads))
+    def __init__(self, command, model, size, processes=1, config=None, timeout=3600.0):
+        self.size = size
         player = Player(
             "katago", command=command, model=model, config=config, visits=2,
             startup_timeout=600.0, move_timeout=timeout,
         )  # fmt: skip
+        self.engines = []
         try:
-            self.engine = KatagoEngine(player, size)
+            for _ in range(processes):
+                self.engines.append(KatagoEngine(player, size))
         except FileFault as e:
+            self.close()
             raise UserError(f"--{'model' if e.key == 'model' else 'config'}: {e}") from None
         except EngineError as e:
+            self.close()
             raise UserError(f"--katago: {e}") from None
+        self.version = self.engines[0].version
 
     def close(self) -> None:
-        self.engine.close()
+        for engine in self.engines:
+            engine.close()
 
-    def evaluate(self, asked: list[tuple[str, int, float]]) -> list[Evaluation]:
-        """The evaluations of (ruleset, visits, komi) each, in the order asked; ``in_flight``
-        queries waiting at a time. A KataGo that fails or refuses a query is one UserError."""
+    def evaluate(self, asked) -> list[Evaluation]:
+        """The evaluations of (ruleset, visits, komi, moves) each, in the order asked, each
+        process given the next query as it answers. A KataGo that fails or refuses a query is
+        one UserError."""
         queries = {}
-        for k, (ruleset, visits, komi) in enumerate(asked):
+        for k, (ruleset, visits, komi, moves) in enumerate(asked):
             try:
-                queries[f"root:{k}"] = root_query(self.size, ruleset, komi, visits)
+                queries[f"root:{k}"] = root_query(self.size, ruleset, komi, visits, moves)
             except ValueError as e:
                 raise UserError(f"--komi {komi:g}: {e}") from None
         todo, asked_at, out = list(queries), {}, {}
         try:
             while len(out) < len(queries):
-                while todo and len(self.engine.waiting) < self.in_flight:
-                    qid = todo.pop(0)
-                    asked_at[qid] = time.monotonic()
-                    self.engine.ask(qid, queries[qid])
-                for qid, answer in self.engine.answers():
-                    out[qid] = _root_info(qid, answer), time.monotonic() - asked_at[qid]
-                if len(out) < len(queries) and self.engine.waiting:
-                    self.engine.read_more(self.engine.deadline(), "a root query")
+                for engine in self.engines:
+                    for qid, answer in engine.answers():
+                        out[qid] = _root_info(qid, answer), time.monotonic() - asked_at[qid]
+                    if todo and not engine.waiting:
+                        qid = todo.pop(0)
+                        asked_at[qid] = time.monotonic()
+                        engine.ask(qid, queries[qid])
+                if len(out) < len(queries):
+                    self._read_more()
         except EngineError as e:
-            raise UserError(f"--katago: {self.engine.name}: {e}") from None
+            raise UserError(f"--katago: {e}") from None
         return [
-            Evaluation(ruleset, visits, komi, *out[f"root:{k}"][0], out[f"root:{k}"][1])
-            for k, (ruleset, visits, komi) in enumerate(asked)
+            Evaluation(ruleset, visits, komi, *out[f"root:{k}"][0], out[f"root:{k}"][1], moves)
+            for k, (ruleset, visits, komi, moves) in enumerate(asked)
         ]
 
+    def _read_more(self) -> None:
+        """Wait until a process with a query has written more, and read it; EngineError when
+        none has before the earliest deadline."""
+        busy = [e for e in self.engines if e.waiting]
+        pipes = {fd: e for e in busy for fd in e.fds()}
+        left = min(e.deadline() for e in busy) - time.monotonic()
+        ready = select.select(list(pipes), [], [], left)[0] if left > 0 else []
+        if not ready:
+            raise EngineError("no answer to a root query within the timeout")
+        for engine in {pipes[fd] for fd in ready}:
+            engine.pump([fd for fd in ready if pipes[fd] is engine], "a root query")
 
-def _root_info(qid: str, answer: dict) -> tuple[float, float]:
-    """(winrate, lead) of an answer's ``rootInfo``, from Black's side (jpdsim's analysis
-    config says so; a config of one's own must too)."""
+
+def _root_info(qid: str, answer: dict) -> tuple[float, float, str]:
+    """(winrate, lead, best move) of an answer: its ``rootInfo`` from Black's side (jpdsim's
+    analysis config says so; a config of one's own must too), its first ``moveInfos``."""
     info = answer.get("rootInfo") or {}
     try:
         winrate, lead = float(info["winrate"]), float(info["scoreLead"])
@@ -145,7 +172,7 @@ def _root_info(qid: str, answer: dict) -> tuple[float, float]:
         raise QueryFault(qid, f"answer without rootInfo's winrate and scoreLead: {said}") from None
     if not (0.0 <= winrate <= 1.0 and math.isfinite(lead)):
         raise QueryFault(qid, f"rootInfo winrate {winrate} and scoreLead {lead}: not numbers")
-    return winrate, lead
+    return winrate, lead, best_move(qid, answer)
 
 
 def read(evaluations) -> tuple[float, float]:
@@ -164,9 +191,9 @@ def fair_komi(
     around komi 0's score lead (``grid``); komi 0 always among them."""
     pairs = [(r, v) for r in rulesets for v in visits]
     if komis is None:  # the probes, then each pair's grid (its probe not asked again)
-        probes = dict(zip(pairs, evaluator.evaluate([(r, v, 0.0) for r, v in pairs])))
+        probes = dict(zip(pairs, evaluator.evaluate([(r, v, 0.0, ()) for r, v in pairs])))
         asked = [
-            (r, v, k)
+            (r, v, k, ())
             for r, v in pairs
             for k in grid(evaluator.size, probes[r, v].lead, span)
             if k != 0.0
@@ -174,7 +201,7 @@ def fair_komi(
         found = list(probes.values()) + evaluator.evaluate(asked)
     else:
         every = sorted(set(komis) | {0.0})
-        found = evaluator.evaluate([(r, v, k) for r, v in pairs for k in every])
+        found = evaluator.evaluate([(r, v, k, ()) for r, v in pairs for k in every])
     out = []
     for r, v in pairs:
         mine = sorted((e for e in found if (e.ruleset, e.visits) == (r, v)), key=lambda e: e.komi)
