@@ -114,3 +114,8 @@ def test_two_processes_give_what_one_gives(model, tmp_path, capsys):
             rows.append([{k: v for k, v in r.items() if k != "seconds"} for r in csv.DictReader(f)])
     assert rows[0] == rows[1] and len(rows[0]) == 2 * 10  # komi 0 and 1.5..5.5
     assert "3.50 by winrate" in capsys.readouterr().out
+
+
+def test_a_crossing_read_across_a_gap_says_so(model, capsys):
+    assert root_komi(model, "--size", "6", "--ruleset", "chinese", "--komi", "5") == 0
+    assert "fair komi 3.00 (a line across 0..5) by winrate" in capsys.readouterr().out

@@ -18,11 +18,16 @@ from pathlib import Path
 from sim.errors import UserError
 from sim.files import write_text_atomic
 from sim.katago.root import RootEvaluator, fair_komi
+from sim.komi.fitting import GAP
 
 
-def _komi(value: float) -> str:
+def _komi(value: float, around=(math.nan, math.nan)) -> str:
+    """A fair komi by winrate as text: past the komis asked, or across a gap between them."""
     if math.isinf(value):
         return "above the komis asked" if value > 0 else "below the komis asked"
+    low, high = around
+    if high - low > GAP:
+        return f"{value:.2f} (a line across {low:g}..{high:g})"
     return f"{value:.2f}"
 
 
@@ -31,8 +36,9 @@ def readings_text(size: int, readings) -> str:
     blocks = []
     for r in readings:
         seconds = sum(e.seconds for e in r.evaluations)
+        by_winrate = _komi(r.by_winrate, r.around)
         lines = [
-            f"{r.ruleset}, {r.visits} visits: fair komi {_komi(r.by_winrate)} by winrate, "
+            f"{r.ruleset}, {r.visits} visits: fair komi {by_winrate} by winrate, "
             f"{r.by_lead:.2f} by komi 0's score lead ({len(r.evaluations)} komis, {seconds:.0f} s)",
             "   komi  winrate    lead  komi+lead",
         ]

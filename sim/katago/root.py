@@ -31,7 +31,7 @@ from sim.config.rules import Rules
 from sim.errors import UserError
 from sim.katago.engine import FileFault, KatagoEngine, QueryFault, best_move
 from sim.katago.rules import MAX_KOMI, query_rules
-from sim.komi.fitting import value_crossing
+from sim.komi.fitting import bracket, isotonic, value_crossing
 from sim.play.program import EngineError, shown
 
 
@@ -55,11 +55,13 @@ class Evaluation:
 @dataclass(frozen=True)
 class Reading:
     """The fair komi of one ruleset at one number of visits: ``by_winrate`` (the crossing;
-    ±inf past the komis asked) and ``by_lead`` (komi 0's lead), from ``evaluations``."""
+    ±inf past the komis asked) between the komis ``around`` it (``fitting.bracket``: NaN
+    when not bracketed), and ``by_lead`` (komi 0's lead), from ``evaluations``."""
 
     ruleset: str
     visits: int
     by_winrate: float
+    around: tuple[float, float]
     by_lead: float
     evaluations: tuple[Evaluation, ...]
 
@@ -175,13 +177,15 @@ def _root_info(qid: str, answer: dict) -> tuple[float, float, str]:
     return winrate, lead, best_move(qid, answer)
 
 
-def read(evaluations) -> tuple[float, float]:
-    """(by winrate, by score lead) from the ``evaluations`` of one ruleset and visits."""
+def read(evaluations) -> tuple[float, tuple[float, float], float]:
+    """(by winrate, the komis around it, by score lead) from the ``evaluations`` of one
+    ruleset and visits."""
     ordered = sorted(evaluations, key=lambda e: e.komi)
     komis = np.array([e.komi for e in ordered])
-    by_winrate = value_crossing(komis, np.array([e.winrate for e in ordered]))
+    winrates = np.array([e.winrate for e in ordered])
+    around = bracket(komis, isotonic(winrates, np.ones(len(winrates))))
     by_lead = next((e.lead for e in ordered if e.komi == 0.0), math.nan)
-    return by_winrate, by_lead
+    return value_crossing(komis, winrates), around, by_lead
 
 
 def fair_komi(
