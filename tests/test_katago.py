@@ -159,6 +159,27 @@ def test_ownership_that_is_not_a_number_in_range_is_a_fault_of_its_query():
             dead_stones("q", answer, board)
 
 
+def test_a_query_asked_again_takes_its_kept_answer(model, tmp_path):
+    """KataGo playing its best move always against itself plays one game over and over: with
+    jpdsim's config each query is searched once, and asked again, or while it is searched, it
+    takes that answer, so the fake is asked one game's queries; the rows are those of a KataGo that is asked every
+    query (a config of the user's, whose answers are not kept), and KataGo searches afresh
+    every query that differs (the random player's games)."""
+    log, config = tmp_path / "queries", tmp_path / "own.cfg"
+    config.write_text("maxBoardXSizeForNNBuffer = 5\nrequireMaxBoardSize = true\n")
+    kept = fake(model, "play", "--log", log, in_flight=2)
+    cols, moves = play(kept, kept, games=5)
+    assert len({tuple(m.tolist()) for m in moves}) == 1
+    asked = [line.split()[0] for line in log.read_text().splitlines()]
+    assert len(asked) == len(moves[0])  # one game's actions (its closing passes KataGo's)
+    assert {q.split(":")[0] for q in asked} == {"0"}  # game 1, in flight, waits for game 0's
+    every = fake(model, "play", config=str(config))
+    assert same((cols, moves), play(every, every, games=5))
+    log.unlink()
+    play(kept, Player("random"), games=3, seed=8)
+    assert len({line.split()[0].split(":")[0] for line in log.read_text().splitlines()}) == 3
+
+
 def test_the_rules_and_komi_of_each_query(model, tmp_path):
     """Each query carries the rules its player plays for and the komi of its game: a komi
     sweep tells each game its own komi (A版: the button, half a point more komi)."""
@@ -214,7 +235,8 @@ def test_rules_mapping():
 
 @pytest.mark.parametrize("read", [0, 1])
 def test_a_crash_blames_the_query_that_crashed_it_not_an_answer_unread(model, read):
-    """The fake exits at the third query; a fourth cannot be written. The answers written
+    """The fake exits at the third query (each query another komi: each is searched); a
+    fourth cannot be written. The answers written
     before the exit and not taken yet (``read`` of them taken before the failed write, as the
     driver takes one and asks that game's next move) are taken by ``answers_left``, so the
     oldest query still waiting, the one to blame, is the third."""
@@ -222,12 +244,12 @@ def test_a_crash_blames_the_query_that_crashed_it_not_an_answer_unread(model, re
     engine = KatagoEngine(player, 5)
     try:
         for turn in range(3):
-            engine.ask(f"0:{turn}:b", move_query(player, Rules(5), []))
+            engine.ask(f"0:{turn}:b", move_query(player, Rules(5, komi={"jpd_a": turn}), []))
         engine.proc.wait(timeout=30)
         engine.read_more(time.monotonic() + 10, "the answers")
         taken = [qid for qid, _ in itertools.islice(engine.answers(), read)]
         with pytest.raises(EngineError, match="engine exited"):
-            engine.ask("1:0:b", move_query(player, Rules(5), []))
+            engine.ask("1:0:b", move_query(player, Rules(5, komi={"jpd_a": 3}), []))
         good, named = engine.answers_left()
         assert taken + [qid for qid, _ in good] == ["0:0:b", "0:1:b"] and named is None
         assert list(engine.waiting) == ["0:2:b", "1:0:b"]
@@ -241,8 +263,8 @@ def test_an_error_answer_among_the_answers_left_is_named(model):
     player = fake(model, "error", "--at", "0:1")
     engine = KatagoEngine(player, 5)
     try:
-        for turn in range(3):
-            engine.ask(f"0:{turn}:b", move_query(player, Rules(5), []))
+        for turn in range(3):  # three queries (three komis): each searched
+            engine.ask(f"0:{turn}:b", move_query(player, Rules(5, komi={"jpd_a": turn}), []))
         while engine.pending.count(b"\n") < 3:
             engine.read_more(time.monotonic() + 10, "the answers")
         good, named = engine.answers_left()

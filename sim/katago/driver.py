@@ -91,6 +91,12 @@ class KatagoReferee(Referee):
                 started += 1
             if self.asked:
                 self._wait()
+        for engine in dict.fromkeys(self.engines.values()):
+            if engine.kept is not None:
+                log.info(
+                    "%s: %d of the %d queries so far answered without a search of their own",
+                    engine.name, engine.kept.reused, engine.kept.asked,
+                )  # fmt: skip
 
     def _start(self, j: int, game_id: int) -> None:
         draws = np.random.default_rng(engine_seed(self.seed, game_id))

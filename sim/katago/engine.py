@@ -21,6 +21,7 @@ import math
 import os
 import select
 import time
+from collections import OrderedDict
 from pathlib import Path
 
 from sim.files import write_text_atomic
@@ -103,7 +104,8 @@ def _check_file(key: str, name: str) -> None:
 class KatagoEngine(Program):
     """A running ``katago analysis`` for ``player`` (a ``sim.config.player.Player`` of kind
     ``katago``) on ``board_size``; ``waiting``: the ids asked and not yet answered, oldest
-    first, each with when it was asked; ``version``: KataGo's, as it said at start."""
+    first, each with when it was asked; ``version``: KataGo's, as it said at start; ``kept``:
+    its ``Answers`` when it runs with jpdsim's config (None with a config of the user's)."""
 
     def __init__(self, player, board_size: int):
         _check_file("model", player.model)
@@ -115,12 +117,16 @@ class KatagoEngine(Program):
         self.startup_timeout, self.move_timeout = player.startup_timeout, player.move_timeout
         self.generation = 0
         self.warned: set[str] = set()  # the warnings logged (each once)
+        self.kept = Answers() if player.config is None else None  # jpdsim's config: reusable
         self.start()
 
     def handshake(self) -> None:
         """``query_version`` answered within ``startup_timeout`` (the network is loaded);
         ``generation`` counts the processes started."""
         self.waiting = {}
+        self._ready: list[dict] = []  # answers given without a search, not yet taken
+        self._flying: dict[str, list[str]] = {}  # a query searched -> its ids, the first sent
+        self._key: dict[str, str] = {}  # the id sent -> its query
         self.generation += 1
         self.write(_line({"id": _VERSION_ID, "action": "query_version"}), "query_version")
         deadline = time.monotonic() + self.startup_timeout
@@ -138,8 +144,21 @@ class KatagoEngine(Program):
         self.proc.stdin.close()
 
     def ask(self, qid: str, query: dict) -> None:
-        """Send ``query`` (``move_query``'s) as ``qid``, noting when it was asked."""
+        """Send ``query`` (``move_query``'s) as ``qid``, noting when it was asked; with
+        ``kept`` answers, a query answered before takes that answer and one being searched
+        waits for its answer (both given by ``answers`` as if KataGo had written them)."""
         self.waiting[qid] = time.monotonic()  # before writing: a failed write blames the oldest
+        if self.kept is not None:
+            key = json.dumps(query, sort_keys=True, separators=(",", ":"))
+            self.kept.asked += 1
+            if (answer := self.kept.get(key)) is not None or key in self._flying:
+                self.kept.reused += 1
+                if answer is not None:
+                    self._ready.append({**answer, "id": qid})
+                else:
+                    self._flying[key].append(qid)
+                return
+            self._flying[key], self._key[qid] = [qid], key
         self.write(_line({"id": qid, **query}), f"query {qid}")
 
     def ask_alone(self, qid: str, query: dict, timeout: float) -> dict:
@@ -160,8 +179,10 @@ class KatagoEngine(Program):
     def answers(self):
         """The answers that have come, in order, as (id, answer), each id leaving ``waiting``
         as it is yielded (a fault after it leaves the answers before it good). A QueryFault
-        names the query of an error answer; any other fault is an EngineError."""
-        for answer in self._lines():
+        names the query of an error answer; any other fault is an EngineError. An answer to a
+        query other ids wait for (``ask``) is theirs too, given after it."""
+        lines = self._lines()
+        while (answer := self._ready.pop(0) if self._ready else next(lines, None)) is not None:
             qid = answer.get("id")
             if "warning" in answer:
                 said = shown(f"{answer.get('field')}: {answer['warning']}")
@@ -172,6 +193,7 @@ class KatagoEngine(Program):
             if "error" in answer:
                 if qid in self.waiting:
                     del self.waiting[qid]
+                    self._share(qid, answer)  # the same query: the same error
                     raise QueryFault(qid, f"error answer: {shown(str(answer['error']))}")
                 raise EngineError(f"error answer: {shown(str(answer['error']))}")
             if qid not in self.waiting:
@@ -179,7 +201,19 @@ class KatagoEngine(Program):
             if answer.get("isDuringSearch"):
                 continue
             del self.waiting[qid]
+            self._share(qid, answer)
             yield qid, answer
+
+    def _share(self, qid: str, answer: dict) -> None:
+        """Keep the answer to the query sent as ``qid`` (not an error) and give it to the ids
+        that wait for the same query."""
+        key = self._key.pop(qid, None)
+        if key is None:
+            return
+        if "error" not in answer:
+            self.kept.keep(key, answer)
+        shared = self.kept.get(key) or answer
+        self._ready += [{**shared, "id": other} for other in self._flying.pop(key)[1:]]
 
     def answers_left(self) -> tuple[list[tuple[str, dict]], QueryFault | None]:
         """After a fault of the process: the answers it wrote before it (its output read to
@@ -281,6 +315,42 @@ def dead_stones(qid: str, answer: dict, board: list[int]) -> list[int]:
         raise QueryFault(qid, "ownership: not a list of numbers in -1..1")
     sign = {1: 1.0, 2: -1.0}
     return [p for p, c in enumerate(board) if c and sign[c] * black[p] <= -DEAD_OWNERSHIP]
+
+
+class Answers:
+    """KataGo's answers kept by query, as far as a game or ``jpdsim root-komi`` reads them:
+    each move's rank, move and visits, the root's winrate and lead, the ownership. With
+    jpdsim's analysis config an answer depends on its query alone (``analysis_config``), so a
+    query asked again (the empty board of every game at a komi, an opening drawn again, every
+    game of a player that plays its best move always) takes the answer kept, and a query asked
+    while the same one is being searched waits for its answer: KataGo searches each once. The
+    last ``MAX_KEPT`` are kept; ``asked`` counts the queries, ``reused`` those not searched."""
+
+    MAX_KEPT = 50_000
+
+    def __init__(self):
+        self.kept: OrderedDict[str, dict] = OrderedDict()
+        self.asked = self.reused = 0
+
+    def get(self, key: str) -> dict | None:
+        answer = self.kept.get(key)
+        if answer is not None:
+            self.kept.move_to_end(key)
+        return answer
+
+    def keep(self, key: str, answer: dict) -> None:
+        kept = {k: answer[k] for k in ("ownership", "rootInfo") if k in answer}
+        infos = answer.get("moveInfos")
+        if isinstance(infos, list):
+            kept["moveInfos"] = [
+                {k: info[k] for k in ("move", "order", "visits") if k in info}
+                if isinstance(info, dict)
+                else info
+                for info in infos
+            ]
+        self.kept[key] = kept
+        if len(self.kept) > self.MAX_KEPT:
+            self.kept.popitem(last=False)
 
 
 def shared_katago(player, board_size: int) -> KatagoEngine:

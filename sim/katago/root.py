@@ -134,14 +134,17 @@ class RootEvaluator:
         todo, asked_at, out = list(queries), {}, {}
         try:
             while len(out) < len(queries):
+                moved = False  # an answer taken or a query asked (maybe answered at once)
                 for engine in self.engines:
                     for qid, answer in engine.answers():
                         out[qid] = _root_info(qid, answer), time.monotonic() - asked_at[qid]
+                        moved = True
                     if todo and not engine.waiting:
                         qid = todo.pop(0)
                         asked_at[qid] = time.monotonic()
                         engine.ask(qid, queries[qid])
-                if len(out) < len(queries):
+                        moved = True
+                if not moved:
                     self._read_more()
         except EngineError as e:
             raise UserError(f"--katago: {e}") from None
