@@ -162,9 +162,9 @@ def test_ownership_that_is_not_a_number_in_range_is_a_fault_of_its_query():
 def test_a_query_asked_again_takes_its_kept_answer(model, tmp_path):
     """KataGo playing its best move always against itself plays one game over and over: with
     jpdsim's config each query is searched once, and asked again, or while it is searched, it
-    takes that answer, so the fake is asked one game's queries; the rows are those of a KataGo that is asked every
-    query (a config of the user's, whose answers are not kept), and KataGo searches afresh
-    every query that differs (the random player's games)."""
+    takes that answer, so the fake is asked one game's queries; the rows are those of a KataGo
+    that is asked every query (a config of the user's, whose answers are not kept), and KataGo
+    searches afresh every query that differs (the random player's games)."""
     log, config = tmp_path / "queries", tmp_path / "own.cfg"
     config.write_text("maxBoardXSizeForNNBuffer = 5\nrequireMaxBoardSize = true\n")
     kept = fake(model, "play", "--log", log, in_flight=2)

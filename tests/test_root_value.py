@@ -13,10 +13,10 @@ import pytest
 from sim.config.file import load_config
 from sim.config.player import Player
 from sim.config.rules import Rules
-from sim.dataset.positions import positions
 from sim.dataset.read import load_game
 from sim.engine.game import Game
 from sim.run import runner
+from sim.run.positions import positions
 from sim.schema.coords import format_action
 from tests.test_katago import FAKE
 from tools.teacher_labels import PAD

@@ -4,7 +4,7 @@
         [--visits 400] [--moves 8 12 16 20] [--processes 2]
 
 Each game of the run (``record_moves = "all"``, from the empty board) after each of
-``--moves`` actions while it goes on (``sim.dataset.positions``), at the game's own komi under
+``--moves`` actions while it goes on (``sim.run.positions``), at the game's own komi under
 Chinese area, is searched by KataGo (``sim.katago.root.RootEvaluator``: each process one
 position at a time, one search thread, no random symmetries, so a label depends on its
 position alone): its winrate for
@@ -29,9 +29,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the code of this tree, not an installed one
 
 from sim.dataset.check import check_run  # noqa: E402
-from sim.dataset.positions import positions  # noqa: E402
 from sim.errors import UserError  # noqa: E402
 from sim.katago.root import RootEvaluator  # noqa: E402
+from sim.run.positions import positions  # noqa: E402
 from sim.schema.coords import parse_action  # noqa: E402
 
 PAD = -9  # the actions array's filler past a position's moves

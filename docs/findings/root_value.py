@@ -44,7 +44,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from sim.config.player import Player  # noqa: E402
 from sim.config.rules import Rules  # noqa: E402
-from sim.dataset.positions import positions  # noqa: E402
 from sim.engine.game import Game  # noqa: E402
 from sim.engine.history import copy_game  # noqa: E402
 from sim.engine.state import BLACK, ST, TO_MOVE, colour_row  # noqa: E402
@@ -53,6 +52,7 @@ from sim.komi import fitting  # noqa: E402
 from sim.play.native import NativePlayers  # noqa: E402
 from sim.players.mcts import black_value, finish, search  # noqa: E402
 from sim.players.tree import COUNT, FIRST, NUM  # noqa: E402
+from sim.run.positions import positions  # noqa: E402
 
 
 def _started(rules: Rules, player: Player, seed: int) -> NativePlayers:
@@ -115,7 +115,7 @@ def teacher(path) -> dict:
 def labelled(run_dir, moves, deep: Player, flat: Player, n: int, taught=None) -> list[tuple]:
     """(komi, moves played, the deep search's value for Black, the mean value of ``n``
     playouts, Black's score in the game, the teacher's winrate or NaN) for each of
-    ``positions(run_dir, moves)`` (``sim.dataset.positions``): ``deep`` searches, ``flat``
+    ``positions(run_dir, moves)`` (``sim.run.positions``): ``deep`` searches, ``flat``
     plays the playouts, each position on its own random stream; ``taught``: ``teacher``'s
     labels of the run's positions."""
     out = []

@@ -36,7 +36,8 @@ How a run goes:
 5. At the end the manifest is completed (times, games written, throughput); ``jpdsim run``
    (``sim.commands.run``) then prints a summary (``analysis.summary``).
 
-``sim.run.runner.run`` does all this; ``sim.run.stored`` re-plays a stored game to check it.
+``sim.run.runner.run`` does all this; ``sim.run.stored`` re-plays a stored game to check it;
+``sim.run.positions`` gives the positions of a run's recorded games (a teacher labels them).
 
 Test hooks (environment variables, read by the workers): ``JPDSIM_TEST_CRASH_SHARD=i`` makes a
 worker die (``os._exit(70)``) when it starts shard ``i``; ``JPDSIM_TEST_SHARD_DELAY=s`` makes it
