@@ -192,8 +192,9 @@ def _add_root_komi(sub):
     )  # fmt: skip
     p.add_argument(
         "--ruleset", nargs="+", choices=RULESETS, default=["chinese", "japanese"],
-        help="the rulesets KataGo is told, as a katago player playing for them is "
-        "(default: chinese japanese, area and territory)",
+        metavar="RULESET",
+        help=f"the rulesets KataGo is told, as a katago player playing for them is: "
+        f"{', '.join(RULESETS)} (default: chinese japanese, area and territory)",
     )  # fmt: skip
     p.add_argument(
         "--komi", type=float, nargs="+", metavar="K",

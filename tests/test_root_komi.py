@@ -76,6 +76,8 @@ def test_komis_that_do_not_bracket_it_say_so(model, capsys):
         (["--komi", "0.3"], "--komi 0.3: KataGo takes a whole or half komi"),
         (["--visits", "1"], "--visits 1: at least 2"),
         (["--csv", "/no/such/folder/x.csv"], "--csv /no/such/folder/x.csv: no such folder"),
+        (["--timeout", "0"], "--timeout: must be in 0.1..3,600, got 0.0"),
+        (["--span", "-1"], "--span -1: not negative"),
     ],
 )
 def test_bad_options_are_one_line(model, capsys, options, words):
@@ -91,6 +93,8 @@ def test_a_missing_network_or_program_is_one_line(tmp_path, model, capsys):
     assert cli([*args, "--katago", str(tmp_path / "katago"), "--model", str(model)]) == 2
     err = capsys.readouterr().err
     assert "--katago: program" in err and "not found" in err and err.count("\n") == 1
+    assert cli([*args, "--katago", "", "--model", str(model)]) == 2
+    assert "--katago: a katago player needs the command" in capsys.readouterr().err
 
 
 def test_a_refused_query_is_one_line(model, capsys):

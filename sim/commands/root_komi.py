@@ -70,6 +70,8 @@ def main(args) -> int:
         raise UserError(f"--size {args.size}: KataGo plays boards of 2..19 here")
     if any(v < 2 for v in args.visits):
         raise UserError(f"--visits {min(args.visits)}: at least 2 (KataGo searches no move at 1)")
+    if args.span < 0:
+        raise UserError(f"--span {args.span:g}: not negative")
     if args.processes < 1:
         raise UserError(f"--processes {args.processes}: at least 1")
     if args.csv is not None and not os.path.isdir(Path(args.csv).parent or "."):

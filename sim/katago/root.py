@@ -32,6 +32,7 @@ from sim.errors import UserError
 from sim.katago.engine import FileFault, KatagoEngine, QueryFault, best_move
 from sim.katago.rules import MAX_KOMI, query_rules
 from sim.komi.fitting import bracket, isotonic, value_crossing
+from sim.options import OptionError
 from sim.play.program import EngineError, shown
 
 
@@ -101,10 +102,14 @@ class RootEvaluator:
 
     def __init__(self, command, model, size, processes=1, config=None, timeout=3600.0):
         self.size = size
-        player = Player(
-            "katago", command=command, model=model, config=config, visits=2,
-            startup_timeout=600.0, move_timeout=timeout,
-        )  # fmt: skip
+        try:
+            player = Player(
+                "katago", command=command, model=model, config=config, visits=2,
+                startup_timeout=600.0, move_timeout=timeout,
+            )  # fmt: skip
+        except OptionError as e:
+            option = {"command": "katago", "move_timeout": "timeout"}.get(e.key, e.key)
+            raise UserError(f"--{option}: {e.reason}") from None
         self.engines = []
         try:
             for _ in range(processes):
