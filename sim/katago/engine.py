@@ -326,7 +326,7 @@ class Answers:
     while the same one is being searched waits for its answer: KataGo searches each once. The
     last ``MAX_KEPT`` are kept; ``asked`` counts the queries, ``reused`` those not searched."""
 
-    MAX_KEPT = 50_000
+    MAX_KEPT = 10_000  # a 19x19 answer of many visits holds hundreds of moves
 
     def __init__(self):
         self.kept: OrderedDict[str, dict] = OrderedDict()
