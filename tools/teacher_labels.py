@@ -89,6 +89,8 @@ def main() -> None:
     ap.add_argument("--processes", type=int, default=2)
     args = ap.parse_args()
     started = time.monotonic()
+    if not args.out.parent.is_dir():  # before the hours of labelling, not after
+        sys.exit(f"teacher_labels: error: --out {args.out}: no such folder")
     try:
         size = check_run(Path(args.run)).config.rules.board_size
         evaluator = RootEvaluator(args.katago, args.model, size, args.processes)
