@@ -11,7 +11,6 @@ from __future__ import annotations
 import csv
 import io
 import math
-import os
 import time
 from pathlib import Path
 
@@ -74,7 +73,7 @@ def main(args) -> int:
         raise UserError(f"--span {args.span:g}: not negative")
     if args.processes < 1:
         raise UserError(f"--processes {args.processes}: at least 1")
-    if args.csv is not None and not os.path.isdir(Path(args.csv).parent or "."):
+    if args.csv is not None and not Path(args.csv).parent.is_dir():
         raise UserError(f"--csv {args.csv}: no such folder")
     started = time.monotonic()
     evaluator = RootEvaluator(

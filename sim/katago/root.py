@@ -187,12 +187,11 @@ def _root_info(qid: str, answer: dict) -> tuple[float, float, str]:
 
 def read(evaluations) -> tuple[float, tuple[float, float], float]:
     """(by winrate, the komis around it, by score lead) from the ``evaluations`` of one
-    ruleset and visits."""
-    ordered = sorted(evaluations, key=lambda e: e.komi)
-    komis = np.array([e.komi for e in ordered])
-    winrates = np.array([e.winrate for e in ordered])
+    ruleset and visits, in the order of their komis."""
+    komis = np.array([e.komi for e in evaluations])
+    winrates = np.array([e.winrate for e in evaluations])
     around = bracket(komis, isotonic(winrates, np.ones(len(winrates))))
-    by_lead = next((e.lead for e in ordered if e.komi == 0.0), math.nan)
+    by_lead = next((e.lead for e in evaluations if e.komi == 0.0), math.nan)
     return value_crossing(komis, winrates), around, by_lead
 
 
