@@ -6,6 +6,7 @@ legality under every rule, tests/test_engine_vs_reference.py)."""
 
 import importlib.util
 import re
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -287,6 +288,7 @@ def test_learn_prior_fits_its_teacher_and_writes_weights_the_search_reads(
     assert cli(["run", str(config), "--workers", "1", "--out", str(tmp_path / "run")]) == 0
     spec = importlib.util.spec_from_file_location("learn_prior", LEARN_PRIOR)
     learn = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "learn_prior", learn)  # numba's cache finds it by name
     spec.loader.exec_module(learn)
     out = tmp_path / "weights.npz"
     learn.main([str(tmp_path / "run"), "--diamond", "2", "--steps", "200", "--out", str(out)])
