@@ -23,8 +23,6 @@ games in a row) and the other games' waiting queries are sent again.
 from __future__ import annotations
 
 import logging
-import select
-import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -37,6 +35,7 @@ from sim.katago.engine import (
     best_move,
     dead_stones,
     move_query,
+    readable,
     shared_katago,
 )
 from sim.play.program import EngineError
@@ -140,18 +139,12 @@ class KatagoReferee(Referee):
                 return self._fault(engine, e)
             if took:
                 return
-        waiting = [e for e in engines if e.waiting]
-        late = min(waiting, key=lambda e: e.deadline())
-        left = late.deadline() - time.monotonic()
-        fds = [fd for e in waiting for fd in e.fds()]
-        ready = select.select(fds, [], [], left)[0] if left > 0 else []
+        ready, late = readable(engines)
         if not ready:
             return self._fault(late, EngineError(f"no answer within {late.move_timeout:g} s"))
-        for engine in waiting:
-            mine = [fd for fd in engine.fds() if fd in ready]
+        for engine, fds in ready.items():
             try:
-                if mine:
-                    engine.pump(mine, "its queries")
+                engine.pump(fds, "its queries")
             except EngineError as e:
                 return self._fault(engine, e)
 

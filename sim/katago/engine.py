@@ -252,6 +252,18 @@ class KatagoEngine(Program):
             yield answer
 
 
+def readable(engines) -> tuple[dict, KatagoEngine]:
+    """Wait until one of the ``engines`` with queries waiting has written more, up to the
+    earliest of their deadlines: each such engine's pipes that can be read (empty when none
+    wrote in time), and the engine of that earliest deadline."""
+    waiting = [e for e in engines if e.waiting]
+    late = min(waiting, key=lambda e: e.deadline())
+    left = late.deadline() - time.monotonic()
+    fds = [fd for e in waiting for fd in e.fds()]
+    ready = set(select.select(fds, [], [], left)[0]) if left > 0 else set()
+    return {e: mine for e in waiting if (mine := [fd for fd in e.fds() if fd in ready])}, late
+
+
 def _line(query: dict) -> bytes:
     return json.dumps(query, separators=(",", ":")).encode() + b"\n"
 

@@ -20,7 +20,6 @@ reading by score lead, within the board's range and KataGo's (±150).
 from __future__ import annotations
 
 import math
-import select
 import time
 from dataclasses import dataclass
 
@@ -29,7 +28,7 @@ import numpy as np
 from sim.config.player import Player
 from sim.config.rules import Rules
 from sim.errors import UserError
-from sim.katago.engine import FileFault, KatagoEngine, QueryFault, best_move
+from sim.katago.engine import FileFault, KatagoEngine, QueryFault, best_move, readable
 from sim.katago.rules import MAX_KOMI, query_rules
 from sim.komi.fitting import bracket, isotonic, value_crossing
 from sim.options import OptionError
@@ -161,14 +160,11 @@ class RootEvaluator:
     def _read_more(self) -> None:
         """Wait until a process with a query has written more, and read it; EngineError when
         none has before the earliest deadline."""
-        busy = [e for e in self.engines if e.waiting]
-        pipes = {fd: e for e in busy for fd in e.fds()}
-        left = min(e.deadline() for e in busy) - time.monotonic()
-        ready = select.select(list(pipes), [], [], left)[0] if left > 0 else []
+        ready, _ = readable(self.engines)
         if not ready:
             raise EngineError("no answer to a root query within the timeout")
-        for engine in {pipes[fd] for fd in ready}:
-            engine.pump([fd for fd in ready if pipes[fd] is engine], "a root query")
+        for engine, fds in ready.items():
+            engine.pump(fds, "a root query")
 
 
 def _root_info(qid: str, answer: dict) -> tuple[float, float, str]:
