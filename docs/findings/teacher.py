@@ -1,0 +1,142 @@
+"""The research answers under the teacher's play (docs/findings.md, "The teacher"): katrain's
+b10c384 KataGo network against itself at each small board's fair komi, and g170 on 9x9, with
+how often A版 and B版 name different winners, who finishes last, who passes first and the
+draws, printed as markdown.
+
+    python docs/findings/teacher.py play --katago BINARY --model NETWORK [--workers K] [BOARD ...]
+    python docs/findings/teacher.py tables
+
+``play`` plays each board of ``BOARDS`` (default: all) into ``results/teacher/<board>``,
+completing a folder a stopped ``play`` left: KataGo against itself (``BOARDS``' visits, its
+first moves drawn by visits, playing for Chinese area) at the board's fair komi by area, the
+rulesets without a half-point convention one lower (``katago.py``'s ``KOMI_7`` offsets), every
+move stored (a program's games store them). 5x5 is not among them: at its fair komi of 25 the
+network believes Black lost and gives the game away (findings.md, R7).
+
+``tables`` prints one row a board from the folders there, and from ``katago.py``'s 9x9 g170
+self-play at komi 7 (``katago.py play selfplay-katago``) where it was played.
+"""
+
+import argparse
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "docs" / "findings"))
+
+from katago import KOMI_7, katago  # noqa: E402
+from katago import OUT as KATAGO_OUT  # noqa: E402
+from reference import _rate  # noqa: E402
+
+from sim.config.rules import Rules  # noqa: E402
+from sim.config.run import RunConfig  # noqa: E402
+
+OUT = ROOT / "results" / "teacher"
+SEED = 20261208
+#: board -> (fair komi by area, games, visits, opening moves drawn by visits).
+BOARDS = {6: (4, 200, 50, 2), 7: (9, 120, 50, 2)}
+
+
+def studies(binary: str, model: str) -> dict[str, RunConfig]:
+    """Every board's self-play: its name -> the run config."""
+    out = {}
+    for size, (area, games, visits, sample) in BOARDS.items():
+        komi = {r: area if k == 7 else area - 1 for r, k in KOMI_7.items()}
+        rules = Rules(size, komi=komi)
+        player = katago(binary, model, visits, "chinese", sample)
+        name = f"{size}x{size}"
+        out[name] = RunConfig(f"teacher_{name}", games, rules, 20, SEED, player, player)
+    return out
+
+
+def play(names: list[str], workers: int, binary: str, model: str) -> None:
+    from sim.run import runner
+
+    every = studies(binary, model)
+    for name in names or every:
+        result = runner.run(every[name], OUT / name, workers=workers, resume=True, progress=True)
+        print(f"{name}: {result.games_played} games played in {result.seconds:.0f} s", flush=True)
+        if not result.state.complete:
+            sys.exit(f"{name}: incomplete (see {OUT / name / 'run.log'}); play it again to go on")
+
+
+def distinct_games(folder: Path, games: int) -> str:
+    """How many of the run's games differ in their moves ("–" when its moves are not stored)."""
+    from sim.dataset.read import load_game
+
+    seen = set()
+    for game_id in range(games):
+        actions = load_game(folder, game_id)[2]
+        if actions is None:
+            return "–"
+        seen.add(tuple(actions))
+    return f"{len(seen)}"
+
+
+def answers(folder: Path, board: str, player: str) -> dict:
+    """The row of one run at one komi: the A版 point, who passes first, who finishes last,
+    how often the two are the same player, B版's draws and Black's B版 score."""
+    from analysis import ab_effect, counts, finishes_last, komi_sweep
+
+    d = counts.statistics([folder])
+    (t,) = ab_effect.by_komi(d).to_dict("records")
+    (rel,) = finishes_last.relations(d).to_dict("records")
+    (curve,) = komi_sweep.sweep_curve(d, ["jpd_b"]).to_dict("records")
+    games = int(t["games"])
+    return {
+        "board": board,
+        "player": player,
+        "B版 komi": f"{t['komi_jpd_b']:g}",
+        "games": games,
+        "distinct games": distinct_games(folder, games),
+        "A版 ≠ B版 winner": _rate(t["differ"], t["both winners"]),
+        "White first to pass or virtual": _rate(t["white first"], games),
+        "Black finished last": _rate(t["black last"], games),
+        "first passer = last mover": _rate(rel["same"], rel["both defined"]),
+        "B版 draws": _rate(curve["draws"], games),
+        "Black's B版 score": f"{t['black score']:.1%} ({t['black score lo']:.1%}–"
+        f"{t['black score hi']:.1%})",
+    }
+
+
+def tables() -> None:
+    from make import markdown
+
+    from sim.dataset.check import check_run
+
+    rows = []
+    folders = [
+        (OUT / f"{s}x{s}", f"{s}x{s}", f"b10c384, {v} visits, {k} drawn")
+        for s, (_, _, v, k) in BOARDS.items()
+    ]
+    folders.append((KATAGO_OUT / "selfplay-katago", "9x9", "g170-b6c96, 50 visits, 8 drawn"))
+    for folder, board, player in folders:
+        if not (folder.is_dir() and check_run(folder).complete):
+            print(f"{folder}: not played yet", file=sys.stderr)
+            continue
+        rows.append(answers(folder, board, player))
+    print("## The research answers under the teacher's play (95% Wilson intervals)\n")
+    print(markdown(pd.DataFrame(rows)))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="what", required=True)
+    p = sub.add_parser("play")
+    p.add_argument("--katago", required=True, help="the katago binary")
+    p.add_argument("--model", required=True, help="the network file")
+    p.add_argument("--workers", type=int, default=2)
+    p.add_argument("boards", nargs="*", metavar="BOARD", help="6x6, 7x7")
+    sub.add_parser("tables")
+    args = parser.parse_args()
+    if args.what == "play":
+        play(args.boards, args.workers, args.katago, args.model)
+    else:
+        tables()
+
+
+if __name__ == "__main__":
+    main()
