@@ -59,7 +59,7 @@ KOMI_7 = {"jpd_a": 6, "jpd_b": 7, "jpd_tangsong": 6, "chinese": 7, "japanese": 6
 SELFPLAY = Rules(SIZE, dead_stones="agree", komi=KOMI_7)
 #: The studies: name -> (players, games); self-play for one player, else a pairing played
 #: half with each colour.
-SELF_GAMES = {"katago": 400, "gnugo": 1000, "mcts": 200, "random": 20_000}
+SELF_GAMES = {"katago": 1000, "gnugo": 1000, "mcts": 200, "random": 20_000}
 MATCH_GAMES = 100
 #: ``speed``'s komi by area on each board (its fair komi: a solved board's, 9x9's of strong
 #: play), the rulesets without a half-point convention one lower, as in KOMI_7.
@@ -150,17 +150,6 @@ def studies(binary: str, model: str) -> dict[str, RunConfig]:
                 f"katago_vs_{name}_{colour}", MATCH_GAMES // 2, rules, 10, SEED, black, white
             )
     return out
-
-
-def play(names: list[str], workers: int, binary: str, model: str) -> None:
-    from sim.run import runner
-
-    every = studies(binary, model)
-    for name in names or every:
-        result = runner.run(every[name], OUT / name, workers=workers, resume=True, progress=True)
-        print(f"{name}: {result.games_played} games played in {result.seconds:.0f} s", flush=True)
-        if not result.state.complete:
-            sys.exit(f"{name}: incomplete (see {OUT / name / 'run.log'}); play it again to go on")
 
 
 def speed(binary: str, model: str, sizes, visit_counts, games: int) -> None:
@@ -283,7 +272,9 @@ def main() -> None:
     elif args.what == "queries":
         queries(args.katago, args.model)
     elif args.what == "play":
-        play(args.studies, args.workers, args.katago, args.model)
+        from make import play_studies
+
+        play_studies(studies(args.katago, args.model), args.studies, OUT, args.workers)
     else:
         tables()
 

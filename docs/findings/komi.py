@@ -147,18 +147,6 @@ def _searching(cfg, name: str, search: dict):
     )
 
 
-def play(names: list[str], workers: int) -> None:
-    from sim.run import runner
-
-    every = studies()
-    for name in names or every:
-        cfg = every[name]
-        result = runner.run(cfg, OUT / name, workers=workers, resume=True)
-        print(f"{name}: {result.games_played} games played in {result.seconds:.0f} s", flush=True)
-        if not result.state.complete:
-            sys.exit(f"{name}: incomplete (see {OUT / name / 'run.log'}); play it again to go on")
-
-
 def _interval(value, lo, hi) -> str:
     """``x (lo–hi)`` in points; "?" for a missing value or bound (past the komis played)."""
     f = lambda v: f"{v:.2f}" if np.isfinite(v) else "?"  # noqa: E731
@@ -267,7 +255,9 @@ def main(argv: list[str]) -> None:
     )
     args = p.parse_args(argv)
     if args.command == "play":
-        play(args.names, args.workers)
+        from make import play_studies
+
+        play_studies(studies(), args.names, OUT, args.workers)
     else:
         tables(args.figure)
 

@@ -34,6 +34,19 @@ def markdown(df) -> str:
     )
 
 
+def play_studies(every: dict, names: list[str], out: Path, workers: int) -> None:
+    """Play each study of ``names`` (all of ``every``, name -> run config, when none is named)
+    into ``out / name``, completing a folder a stopped play left; exit naming the first that
+    stays incomplete."""
+    from sim.run import runner
+
+    for name in names or every:
+        result = runner.run(every[name], out / name, workers=workers, resume=True, progress=True)
+        print(f"{name}: {result.games_played} games played in {result.seconds:.0f} s", flush=True)
+        if not result.state.complete:
+            sys.exit(f"{name}: incomplete (see {out / name / 'run.log'}); play it again to go on")
+
+
 def main(argv: list[str]) -> None:
     p = argparse.ArgumentParser(prog="make.py", description=__doc__.splitlines()[0])
     p.add_argument("run_dirs", nargs="+", metavar="RUN_DIR")

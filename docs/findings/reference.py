@@ -76,17 +76,6 @@ def studies(binary: str, model: str) -> dict[str, RunConfig]:
     return out
 
 
-def play(names: list[str], workers: int, binary: str, model: str) -> None:
-    from sim.run import runner
-
-    every = studies(binary, model)
-    for name in names or DEFAULT_BOARDS:
-        result = runner.run(every[name], OUT / name, workers=workers, resume=True, progress=True)
-        print(f"{name}: {result.games_played} games played in {result.seconds:.0f} s", flush=True)
-        if not result.state.complete:
-            sys.exit(f"{name}: incomplete (see {OUT / name / 'run.log'}); play it again to go on")
-
-
 def _rate(k, n) -> str:
     """``k`` of ``n`` as a share with its 95% Wilson interval."""
     from analysis.stats import wilson
@@ -157,7 +146,10 @@ def main() -> None:
     sub.add_parser("tables")
     args = parser.parse_args()
     if args.what == "play":
-        play(args.boards, args.workers, args.katago, args.model)
+        from make import play_studies
+
+        boards = args.boards or list(DEFAULT_BOARDS)
+        play_studies(studies(args.katago, args.model), boards, OUT, args.workers)
     else:
         tables()
 

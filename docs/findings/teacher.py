@@ -37,7 +37,7 @@ from sim.config.run import RunConfig  # noqa: E402
 OUT = ROOT / "results" / "teacher"
 SEED = 20261208
 #: board -> (fair komi by area, games, visits, opening moves drawn by visits).
-BOARDS = {6: (4, 200, 50, 2), 7: (9, 120, 50, 2)}
+BOARDS = {6: (4, 160, 50, 2), 7: (9, 100, 50, 2)}
 
 
 def studies(binary: str, model: str) -> dict[str, RunConfig]:
@@ -50,17 +50,6 @@ def studies(binary: str, model: str) -> dict[str, RunConfig]:
         name = f"{size}x{size}"
         out[name] = RunConfig(f"teacher_{name}", games, rules, 20, SEED, player, player)
     return out
-
-
-def play(names: list[str], workers: int, binary: str, model: str) -> None:
-    from sim.run import runner
-
-    every = studies(binary, model)
-    for name in names or every:
-        result = runner.run(every[name], OUT / name, workers=workers, resume=True, progress=True)
-        print(f"{name}: {result.games_played} games played in {result.seconds:.0f} s", flush=True)
-        if not result.state.complete:
-            sys.exit(f"{name}: incomplete (see {OUT / name / 'run.log'}); play it again to go on")
 
 
 def distinct_games(folder: Path, games: int) -> str:
@@ -133,7 +122,9 @@ def main() -> None:
     sub.add_parser("tables")
     args = parser.parse_args()
     if args.what == "play":
-        play(args.boards, args.workers, args.katago, args.model)
+        from make import play_studies
+
+        play_studies(studies(args.katago, args.model), args.boards, OUT, args.workers)
     else:
         tables()
 
