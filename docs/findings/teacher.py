@@ -37,7 +37,7 @@ from sim.config.run import RunConfig  # noqa: E402
 OUT = ROOT / "results" / "teacher"
 SEED = 20261208
 #: board -> (fair komi by area, games, visits, opening moves drawn by visits).
-BOARDS = {6: (4, 160, 50, 2), 7: (9, 100, 50, 2)}
+BOARDS = {6: (4, 120, 50, 2), 7: (9, 80, 50, 2)}
 
 
 def studies(binary: str, model: str) -> dict[str, RunConfig]:
