@@ -3,11 +3,11 @@ b10c384 KataGo network against itself at each small board's fair komi, and g170 
 how often A版 and B版 name different winners, who finishes last, who passes first and the
 draws, printed as markdown.
 
-    python docs/findings/teacher.py play --katago BINARY --model NETWORK [--workers K] [BOARD ...]
+    python docs/findings/teacher.py play --katago BINARY --model NETWORK [--workers K] [STUDY ...]
     python docs/findings/teacher.py tables
 
-``play`` plays each board of ``BOARDS`` (default: all) into ``results/teacher/<board>``,
-completing a folder a stopped ``play`` left: KataGo against itself (``BOARDS``' visits, its
+``play`` plays each study of ``STUDIES`` (default: all) into ``results/teacher/<study>``,
+completing a folder a stopped ``play`` left: KataGo against itself (the study's visits, its
 first moves drawn by visits, playing for Chinese area) at the board's fair komi by area, the
 rulesets without a half-point convention one lower (``katago.py``'s ``KOMI_7`` offsets), every
 move stored (a program's games store them). 5x5 is not among them: at its fair komi of 25 the
@@ -36,18 +36,23 @@ from sim.config.run import RunConfig  # noqa: E402
 
 OUT = ROOT / "results" / "teacher"
 SEED = 20261208
-#: board -> (fair komi by area, games, visits, opening moves drawn by visits).
-BOARDS = {6: (4, 120, 50, 2), 7: (9, 80, 50, 2)}
+#: study -> (board, its fair komi by area, games, visits, opening moves drawn by visits).
+STUDIES = {
+    "6x6-200": (6, 4, 240, 200, 2),
+    "7x7-200": (7, 9, 160, 200, 2),
+    "6x6-50": (6, 4, 120, 50, 2),
+    "7x7-50": (7, 9, 80, 50, 2),
+    "6x6-200-d4": (6, 4, 240, 200, 4),
+}
 
 
 def studies(binary: str, model: str) -> dict[str, RunConfig]:
-    """Every board's self-play: its name -> the run config."""
+    """Every study's self-play: its name -> the run config."""
     out = {}
-    for size, (area, games, visits, sample) in BOARDS.items():
+    for name, (size, area, games, visits, sample) in STUDIES.items():
         komi = {r: area if k == 7 else area - 1 for r, k in KOMI_7.items()}
         rules = Rules(size, komi=komi)
         player = katago(binary, model, visits, "chinese", sample)
-        name = f"{size}x{size}"
         out[name] = RunConfig(f"teacher_{name}", games, rules, 20, SEED, player, player)
     return out
 
@@ -98,8 +103,8 @@ def tables() -> None:
 
     rows = []
     folders = [
-        (OUT / f"{s}x{s}", f"{s}x{s}", f"b10c384, {v} visits, {k} drawn")
-        for s, (_, _, v, k) in BOARDS.items()
+        (OUT / name, f"{s}x{s}", f"b10c384, {v} visits, {k} drawn")
+        for name, (s, _, _, v, k) in sorted(STUDIES.items())
     ]
     folders.append((KATAGO_OUT / "selfplay-katago", "9x9", "g170-b6c96, 50 visits, 8 drawn"))
     for folder, board, player in folders:
@@ -118,13 +123,13 @@ def main() -> None:
     p.add_argument("--katago", required=True, help="the katago binary")
     p.add_argument("--model", required=True, help="the network file")
     p.add_argument("--workers", type=int, default=2)
-    p.add_argument("boards", nargs="*", metavar="BOARD", help="6x6, 7x7")
+    p.add_argument("studies", nargs="*", metavar="STUDY", help=", ".join(STUDIES))
     sub.add_parser("tables")
     args = parser.parse_args()
     if args.what == "play":
         from make import play_studies
 
-        play_studies(studies(args.katago, args.model), args.boards, OUT, args.workers)
+        play_studies(studies(args.katago, args.model), args.studies, OUT, args.workers)
     else:
         tables()
 
