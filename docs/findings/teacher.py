@@ -1,7 +1,7 @@
-"""The research answers under the teacher's play (docs/findings.md, "The teacher"): katrain's
-b10c384 KataGo network against itself at each small board's fair komi, and g170 on 9x9, with
-how often A版 and B版 name different winners, who finishes last, who passes first and the
-draws, printed as markdown.
+"""The research answers under the teacher's play (docs/findings.md, "At the fair komi under
+strong play"): katrain's b10c384 KataGo network against itself at each small board's fair
+komi, and g170 on 9x9, with how often A版 and B版 name different winners, who finishes last,
+who passes first and the draws, printed as markdown.
 
     python docs/findings/teacher.py play --katago BINARY --model NETWORK [--workers K] [STUDY ...]
     python docs/findings/teacher.py tables
@@ -11,9 +11,9 @@ completing a folder a stopped ``play`` left: KataGo against itself (the study's 
 first moves drawn by visits, playing for Chinese area) at the board's fair komi by area, the
 rulesets without a half-point convention one lower (``katago.py``'s ``KOMI_7`` offsets), every
 move stored (a program's games store them). 5x5 is not among them: at its fair komi of 25 the
-network believes Black lost and gives the game away (findings.md, R7).
+network believes Black lost and gives the game away (findings.md, R6).
 
-``tables`` prints one row a board from the folders there, and from ``katago.py``'s 9x9 g170
+``tables`` prints one row a study from the folders there, and from ``katago.py``'s 9x9 g170
 self-play at komi 7 (``katago.py play selfplay-katago``) where it was played.
 """
 
@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "docs" / "findings"))
 
-from katago import KOMI_7, katago  # noqa: E402
+from katago import KOMI_7, SAMPLE_MOVES, SELF_VISITS, katago  # noqa: E402
 from katago import OUT as KATAGO_OUT  # noqa: E402
 from reference import _rate  # noqa: E402
 
@@ -106,7 +106,8 @@ def tables() -> None:
         (OUT / name, f"{s}x{s}", f"b10c384, {v} visits, {k} drawn")
         for name, (s, _, _, v, k) in sorted(STUDIES.items())
     ]
-    folders.append((KATAGO_OUT / "selfplay-katago", "9x9", "g170-b6c96, 50 visits, 8 drawn"))
+    g170 = f"g170-b6c96, {SELF_VISITS} visits, {SAMPLE_MOVES} drawn"
+    folders.append((KATAGO_OUT / "selfplay-katago", "9x9", g170))
     for folder, board, player in folders:
         if not (folder.is_dir() and check_run(folder).complete):
             print(f"{folder}: not played yet", file=sys.stderr)
