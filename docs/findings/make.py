@@ -47,6 +47,26 @@ def play_studies(every: dict, names: list[str], out: Path, workers: int) -> None
             sys.exit(f"{name}: incomplete (see {out / name / 'run.log'}); play it again to go on")
 
 
+def play_or_tables(doc: str, studies, out: Path, tables, workers: int, default=()) -> None:
+    """The command line of a script of KataGo studies: ``play --katago BINARY --model NETWORK
+    [--workers K] [STUDY ...]`` plays the named studies of ``studies(binary, model)`` (those of
+    ``default``, else all, when none is named) into ``out``; ``tables`` calls ``tables()``."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    sub = parser.add_subparsers(dest="what", required=True)
+    p = sub.add_parser("play")
+    p.add_argument("--katago", required=True, help="the katago binary")
+    p.add_argument("--model", required=True, help="the network file")
+    p.add_argument("--workers", type=int, default=workers)
+    p.add_argument("studies", nargs="*", metavar="STUDY")
+    sub.add_parser("tables")
+    args = parser.parse_args()
+    if args.what == "tables":
+        tables()
+    else:
+        every = studies(args.katago, args.model)
+        play_studies(every, args.studies or list(default), out, args.workers)
+
+
 def main(argv: list[str]) -> None:
     p = argparse.ArgumentParser(prog="make.py", description=__doc__.splitlines()[0])
     p.add_argument("run_dirs", nargs="+", metavar="RUN_DIR")

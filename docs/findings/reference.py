@@ -18,7 +18,6 @@ interval and the known value beside it; and at the komis played next to the fitt
 how often A版 and B版 name different winners, who finishes last and the share of draws.
 """
 
-import argparse
 import sys
 from pathlib import Path
 
@@ -135,24 +134,7 @@ def tables() -> None:
     print(markdown(pd.DataFrame(near)))
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    sub = parser.add_subparsers(dest="what", required=True)
-    p = sub.add_parser("play")
-    p.add_argument("--katago", required=True, help="the katago binary")
-    p.add_argument("--model", required=True, help="the network file")
-    p.add_argument("--workers", type=int, default=1)
-    p.add_argument("boards", nargs="*", metavar="BOARD", help="5x5, 6x6, 7x7, 9x9, 13x13")
-    sub.add_parser("tables")
-    args = parser.parse_args()
-    if args.what == "play":
-        from make import play_studies
-
-        boards = args.boards or list(DEFAULT_BOARDS)
-        play_studies(studies(args.katago, args.model), boards, OUT, args.workers)
-    else:
-        tables()
-
-
 if __name__ == "__main__":
-    main()
+    from make import play_or_tables
+
+    play_or_tables(__doc__, studies, OUT, tables, workers=1, default=DEFAULT_BOARDS)

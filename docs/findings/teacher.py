@@ -17,7 +17,6 @@ network believes Black lost and gives the game away (findings.md, R6).
 self-play at komi 7 (``katago.py play selfplay-katago``) where it was played.
 """
 
-import argparse
 import sys
 from pathlib import Path
 
@@ -117,23 +116,7 @@ def tables() -> None:
     print(markdown(pd.DataFrame(rows)))
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    sub = parser.add_subparsers(dest="what", required=True)
-    p = sub.add_parser("play")
-    p.add_argument("--katago", required=True, help="the katago binary")
-    p.add_argument("--model", required=True, help="the network file")
-    p.add_argument("--workers", type=int, default=2)
-    p.add_argument("studies", nargs="*", metavar="STUDY", help=", ".join(STUDIES))
-    sub.add_parser("tables")
-    args = parser.parse_args()
-    if args.what == "play":
-        from make import play_studies
-
-        play_studies(studies(args.katago, args.model), args.studies, OUT, args.workers)
-    else:
-        tables()
-
-
 if __name__ == "__main__":
-    main()
+    from make import play_or_tables
+
+    play_or_tables(__doc__, studies, OUT, tables, workers=2)
